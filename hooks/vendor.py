@@ -1,0 +1,1 @@
+"""Placeholder hook; its owner replaces it."""

@@ -1,0 +1,174 @@
+"""Fixtures for the browser tests: the built site on 127.0.0.1 and Debian's Chromium.
+
+Every page a test opens is guarded: a request to any host other than 127.0.0.1 is
+aborted and recorded, console errors and uncaught page errors are recorded, and the
+test fails at teardown if either list is not empty.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = Path(os.environ.get("SITE_DIR", ROOT / "site"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+LOOPBACK = {"127.0.0.1"}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in item.nodeid:
+            item.add_marker(pytest.mark.browser)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".svg": "image/svg+xml",
+        ".woff2": "font/woff2",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_dir() -> Path:
+    """The built site; built strictly here if `make build` has not made it."""
+    if not (SITE / "index.html").exists():
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        mkdocs = Path(sys.executable).with_name("mkdocs")
+        subprocess.run(
+            [str(mkdocs), "build", "--strict", "-d", str(SITE)], cwd=ROOT, check=True, env=env
+        )
+    return SITE
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path) -> Iterator[str]:
+    """Base URL (ending in '/') of the built site served on 127.0.0.1 on a free port."""
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Debian's Chromium driven by Playwright (no browser download)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make install-browser`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class PageGuard:
+    """What a guarded page recorded: third-party requests and console errors."""
+
+    def __init__(self) -> None:
+        self.external_requests: list[str] = []
+        self.console_errors: list[str] = []
+
+    def problems(self) -> list[str]:
+        return [f"request to a host other than 127.0.0.1: {u}" for u in self.external_requests] + [
+            f"console error: {m}" for m in self.console_errors
+        ]
+
+
+@pytest.fixture
+def color_scheme(request: pytest.FixtureRequest) -> str:
+    """The palette to emulate; parametrize a test with `color_scheme` to change it."""
+    return getattr(request, "param", "light")
+
+
+@pytest.fixture
+def viewport() -> dict[str, int]:
+    """The window size; override or parametrize for phone widths."""
+    return {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def guard() -> PageGuard:
+    return PageGuard()
+
+
+@pytest.fixture
+def page(
+    browser: object, color_scheme: str, viewport: dict[str, int], guard: PageGuard
+) -> Iterator[object]:
+    """A fresh page whose third-party requests and console errors fail the test."""
+    from playwright.sync_api import Browser, Route
+
+    assert isinstance(browser, Browser)
+    context = browser.new_context(
+        color_scheme=color_scheme,  # type: ignore[arg-type]
+        viewport=viewport,  # type: ignore[arg-type]
+        service_workers="block",
+    )
+
+    def route(r: Route) -> None:
+        url = r.request.url
+        host = urlsplit(url).hostname
+        if url.startswith(("data:", "blob:")) or host in LOOPBACK:
+            r.continue_()
+        else:
+            guard.external_requests.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    pg = context.new_page()
+    pg.on(
+        "console",
+        lambda msg: guard.console_errors.append(f"{msg.text} ({msg.location.get('url', '')})")
+        if msg.type == "error"
+        else None,
+    )
+    pg.on("pageerror", lambda exc: guard.console_errors.append(f"uncaught: {exc}"))
+    # Workers (Pyodide) make their own requests; the context route sees those too.
+    yield pg
+    context.close()
+    problems = guard.problems()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Folder for review screenshots (not compared, only saved)."""
+    out = ROOT / "test-results" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+

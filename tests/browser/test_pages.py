@@ -1,0 +1,83 @@
+"""Every page of the built site, opened in Chromium in both palettes.
+
+Checks what a reader would notice: the page loads with no console error and no request
+to a host other than 127.0.0.1 (the `page` fixture fails the test otherwise), every
+formula is typeset by KaTeX, every image (the build's figures) has loaded, the page has
+an "edit this page" link to its source, and axe-core finds no violation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.axe import axe_violations, describe
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def built_pages() -> list[str]:
+    """Every page of the site as a URL path ('' for the home page), from the built files."""
+    site = ROOT / "site"
+    skip = {"404.html"}
+    pages = []
+    for html in sorted(site.rglob("index.html")):
+        rel = html.relative_to(site).parent.as_posix()
+        if rel.startswith(("vendor", "assets", "search")) or html.name in skip:
+            continue
+        pages.append("" if rel == "." else rel + "/")
+    return pages
+
+
+PAGES = built_pages() or ["", "attention/"]
+
+
+def open_page(page: Any, url: str) -> None:
+    page.goto(url, wait_until="load")
+    page.wait_for_load_state("networkidle")
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"], indirect=True)
+@pytest.mark.parametrize("path", PAGES)
+def test_page_renders_cleanly(page: Any, site_url: str, path: str, color_scheme: str) -> None:
+    open_page(page, site_url + path)
+    # The palette the reader asked for is the one Material shows.
+    scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    assert scheme == {"light": "default", "dark": "slate"}[color_scheme]
+
+    math = page.locator(".arithmatex")
+    n_math = math.count()
+    if n_math:
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.arithmatex')].every(e => e.querySelector('.katex'))"
+        )
+        assert page.locator(".katex-error").count() == 0, "KaTeX reported a formula error"
+
+    broken = page.evaluate(
+        """() => [...document.images]
+            .filter(img => img.offsetParent !== null || img.closest('figure'))
+            .filter(img => !(img.complete && img.naturalWidth > 0))
+            .map(img => img.getAttribute('src'))"""
+    )
+    assert broken == [], f"images that did not load: {broken}"
+
+    edit = page.locator("a.md-content__button[href*='/edit/main/docs/']")
+    assert edit.count() == 1, "no 'edit this page' link to the page's source"
+
+    violations = axe_violations(page)
+    assert violations == [], describe(violations)
+
+
+def test_lesson_page_has_math_and_figures(page: Any, site_url: str) -> None:
+    """The lesson page really carries formulas and build-time figures (guards the loop above)."""
+    open_page(page, site_url + "attention/")
+    assert page.locator(".arithmatex .katex").count() >= 3
+    figures = page.locator("img[src*='figures/']")
+    assert figures.count() >= 6, "expected light and dark versions of at least three figures"
+    visible = page.evaluate(
+        "() => [...document.querySelectorAll(\"img[src*='figures/']\")]"
+        ".filter(i => i.offsetParent !== null && i.naturalWidth > 0).length"
+    )
+    assert visible >= 3, "in the light palette the light figures must show"
