@@ -1,0 +1,32 @@
+"""attention_ref: scaled dot-product attention in numpy, the lesson's single source of truth.
+
+Every number, plot and widget of the lesson is computed by these functions:
+
+>>> from attention_ref import scaled_dot_product_attention
+>>> scaled_dot_product_attention([1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]],
+...                              [[10, 0], [0, 5], [2, 2]]).round(2).tolist()
+[5.68, 1.55]
+"""
+
+from attention_ref.core import (
+    attention_weights,
+    causal_mask,
+    scale_scores,
+    scaled_dot_product_attention,
+    scaled_scores,
+    scores,
+    softmax,
+)
+from attention_ref.stats import entropy, softmax_jacobian
+
+__all__ = [
+    "attention_weights",
+    "causal_mask",
+    "entropy",
+    "scale_scores",
+    "scaled_dot_product_attention",
+    "scaled_scores",
+    "scores",
+    "softmax",
+    "softmax_jacobian",
+]

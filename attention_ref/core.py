@@ -1,0 +1,468 @@
+"""Scaled dot-product attention in numpy, one step per function.
+
+The three steps of attention are each a function here, so every step of the
+lesson's worked example can be shown as a call:
+
+1. score: :func:`scores` (``q @ k.T``), then :func:`scale_scores` (times ``1/sqrt(d_k)``);
+2. normalise: :func:`softmax` along each query's row (:func:`attention_weights`);
+3. aggregate: weights ``@ v`` (:func:`scaled_dot_product_attention`).
+
+Conventions (the same as ``torch.nn.functional.scaled_dot_product_attention``):
+
+* shapes are ``q (..., n_q, d_k)``, ``k (..., n_k, d_k)``, ``v (..., n_k, d_v)``;
+  the leading ``...`` (batch, heads) broadcast against each other;
+  a single query may be given as a vector ``(d_k,)``;
+* a boolean mask means True = this query may attend to this key;
+  a floating mask is added to the scaled scores (use ``-inf`` to forbid a key);
+* float16, float32 and float64 are preserved; integers and booleans become float64.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from attention_ref import _validate
+
+FloatArray = npt.NDArray[np.floating[Any]]
+BoolArray = npt.NDArray[np.bool_]
+
+# How many scores one block of queries holds at a time (see _weight_blocks): about
+# 256 KiB in float32, small enough to stay in the CPU cache between the passes of
+# the softmax, large enough for the matrix products to run at full speed.
+_BLOCK_SCORES = 1 << 16
+
+
+def scores(q: npt.ArrayLike, k: npt.ArrayLike) -> FloatArray:
+    """Raw dot-product scores of every query against every key.
+
+    Parameters
+    ----------
+    q : array_like, shape (..., n_q, d_k) or (d_k,)
+        The queries, one per row, or a single query vector.
+    k : array_like, shape (..., n_k, d_k)
+        The keys, one per row.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., n_q, n_k), or (..., n_k) for a single query
+        ``scores[..., i, j] = q[..., i, :] · k[..., j, :]``.
+
+    Raises
+    ------
+    ValueError
+        If the widths ``d_k`` differ, there are no keys, a value is not finite,
+        or ``k`` is not at least 2-D.
+    TypeError
+        If an input is not real and numeric.
+
+    Examples
+    --------
+    The worked example's query against its three keys:
+
+    >>> from attention_ref import scores
+    >>> q = [1, 0, 1, 0]
+    >>> K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+    >>> scores(q, K).tolist()
+    [2.0, 0.0, 1.0]
+    """
+    q_arr, k_arr = _validate.queries_and_keys(q, k)
+    result, compute = _validate.working_dtype(q_arr, k_arr)
+    k_t = np.swapaxes(k_arr.astype(compute, copy=False), -1, -2)  # (..., d_k, n_k)
+    s: FloatArray = np.matmul(q_arr.astype(compute, copy=False), k_t)  # (..., n_q, n_k)
+    return s.astype(result, copy=False)
+
+
+def scale_scores(
+    s: npt.ArrayLike, d_k: int | None = None, *, scale: float | None = None
+) -> FloatArray:
+    """Multiply scores by ``scale``, by default ``1/sqrt(d_k)``.
+
+    Parameters
+    ----------
+    s : array_like
+        Scores of any shape, typically ``(..., n_q, n_k)`` from :func:`scores`.
+        ``-inf`` (a masked score) stays ``-inf``.
+    d_k : int, optional
+        The width of queries and keys; the default scale is ``1/sqrt(d_k)``.
+    scale : float, optional, keyword-only
+        An explicit factor (finite, > 0). Give ``d_k`` or ``scale``, not both.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``s``
+        ``s * scale``; float dtypes are preserved, integers become float64.
+
+    Examples
+    --------
+    >>> from attention_ref import scale_scores
+    >>> scale_scores([2.0, 0.0, 1.0], d_k=4).tolist()
+    [1.0, 0.0, 0.5]
+    >>> scale_scores([2.0, 0.0, 1.0], scale=0.25).tolist()
+    [0.5, 0.0, 0.25]
+    """
+    arr = _validate.real_array(s, "s")
+    _validate.no_nan(arr, "s")
+    if (d_k is None) == (scale is None):
+        raise ValueError(
+            f"scale_scores needs exactly one of d_k or scale, got d_k={d_k!r}, scale={scale!r}"
+        )
+    if scale is None:
+        factor = 1.0 / math.sqrt(_validate.positive_int(d_k, "d_k"))
+    else:
+        factor = _validate.positive_scale(scale)
+    return arr * arr.dtype.type(factor)
+
+
+def scaled_scores(q: npt.ArrayLike, k: npt.ArrayLike, *, scale: float | None = None) -> FloatArray:
+    """Dot-product scores times ``scale`` (default ``1/sqrt(d_k)``).
+
+    The same as ``scale_scores(scores(q, k), d_k)``: the logits fed to softmax.
+
+    Parameters
+    ----------
+    q : array_like, shape (..., n_q, d_k) or (d_k,)
+    k : array_like, shape (..., n_k, d_k)
+    scale : float, optional, keyword-only
+        Finite and > 0; defaults to ``1/sqrt(d_k)``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., n_q, n_k), or (..., n_k) for a single query
+
+    Examples
+    --------
+    >>> from attention_ref import scaled_scores
+    >>> K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+    >>> scaled_scores([1, 0, 1, 0], K).tolist()
+    [1.0, 0.0, 0.5]
+    """
+    s = scores(q, k)
+    if scale is None:
+        return scale_scores(s, d_k=np.shape(q)[-1])
+    return scale_scores(s, scale=scale)
+
+
+def softmax(x: npt.ArrayLike, axis: int = -1) -> FloatArray:
+    """Softmax along ``axis``: ``exp(x) / sum(exp(x))``, computed safely.
+
+    The maximum of each row is subtracted first, so no ``exp`` overflows: finite
+    logits as large as ±1e4 give finite weights. ``-inf`` entries get weight
+    exactly 0. A row that is entirely ``-inf`` (every key masked) gives all
+    zeros, not NaN: it is the only case where a row does not sum to 1.
+
+    Parameters
+    ----------
+    x : array_like
+        Logits. ``-inf`` is allowed (weight 0); NaN and ``+inf`` are not.
+    axis : int, default -1
+        The axis to normalise along.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``x``
+        Non-negative weights summing to 1 along ``axis``. float16/32/64 are
+        preserved (float16 is computed in float32); integers become float64.
+
+    Examples
+    --------
+    >>> import math
+    >>> from attention_ref import softmax
+    >>> softmax([1.0, 0.0, 0.5]).round(3).tolist()
+    [0.506, 0.186, 0.307]
+    >>> softmax([10_000.0, 0.0]).tolist()  # no overflow
+    [1.0, 0.0]
+    >>> softmax([0.0, -math.inf, 0.0]).tolist()  # -inf gets exactly 0
+    [0.5, 0.0, 0.5]
+    >>> softmax([-math.inf, -math.inf]).tolist()  # a fully masked row
+    [0.0, 0.0]
+    """
+    arr = _validate.real_array(x, "x")
+    _validate.no_nan(arr, "x")
+    _validate.no_pos_inf(arr, "x")
+    if arr.ndim == 0:
+        raise ValueError("x must have at least one dimension, got a scalar")
+    if not -arr.ndim <= axis < arr.ndim:
+        raise ValueError(f"axis {axis} is out of range for x with shape {arr.shape}")
+    result, compute = _validate.working_dtype(arr)
+    e = arr.astype(compute, copy=True)
+    total = _exp_shifted_(e, axis=axis)
+    e /= total
+    return e.astype(result, copy=False)
+
+
+def causal_mask(n_q: int, n_k: int | None = None) -> BoolArray:
+    """The boolean causal mask: query ``i`` may attend to keys ``0..i``.
+
+    Lower-triangular and aligned to the top-left corner, like ``is_causal=True``
+    in ``torch.nn.functional.scaled_dot_product_attention``.
+
+    Parameters
+    ----------
+    n_q : int
+        Number of queries (rows), >= 0.
+    n_k : int, optional
+        Number of keys (columns), >= 0; defaults to ``n_q``.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n_q, n_k)
+        ``mask[i, j] = j <= i`` (True = may attend).
+
+    Examples
+    --------
+    >>> from attention_ref import causal_mask
+    >>> causal_mask(3).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    >>> causal_mask(2, 3).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0]]
+    """
+    rows = _validate.positive_int(n_q, "n_q", allow_zero=True)
+    cols = rows if n_k is None else _validate.positive_int(n_k, "n_k", allow_zero=True)
+    return _causal_rows(0, rows, cols)
+
+
+def attention_weights(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    mask: npt.ArrayLike | None = None,
+    *,
+    is_causal: bool = False,
+    scale: float | None = None,
+) -> FloatArray:
+    """Attention weights: the softmax of the scaled (and masked) scores.
+
+    Parameters
+    ----------
+    q : array_like, shape (..., n_q, d_k) or (d_k,)
+    k : array_like, shape (..., n_k, d_k)
+    mask : array_like, optional
+        Broadcasts to the scores' shape ``(..., n_q, n_k)``. Boolean: True = may
+        attend. Floating: added to the scaled scores (``-inf`` forbids a key).
+    is_causal : bool, keyword-only
+        Apply :func:`causal_mask`. Cannot be combined with ``mask``.
+    scale : float, optional, keyword-only
+        Finite and > 0; defaults to ``1/sqrt(d_k)``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., n_q, n_k), or (..., n_k) for a single query
+        Each row is non-negative and sums to 1, except a fully masked row,
+        which is all zeros.
+
+    Examples
+    --------
+    >>> from attention_ref import attention_weights
+    >>> K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+    >>> attention_weights([1, 0, 1, 0], K).round(3).tolist()
+    [0.506, 0.186, 0.307]
+    >>> attention_weights([[1, 0], [0, 1]], [[1, 0], [0, 1]], is_causal=True).round(3).tolist()
+    [[1.0, 0.0], [0.33, 0.67]]
+    """
+    q_arr, k_arr = _validate.queries_and_keys(q, k)
+    prep = _prepare(q_arr, k_arr, mask, is_causal, scale)
+    weights = np.empty(prep.scores_shape, dtype=prep.result)  # (..., n_q, n_k)
+    for rows, e, total in _weight_blocks(prep):
+        np.divide(e, total, out=weights[..., rows, :])
+    return weights[..., 0, :] if prep.single else weights
+
+
+def scaled_dot_product_attention(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    mask: npt.ArrayLike | None = None,
+    *,
+    is_causal: bool = False,
+    scale: float | None = None,
+) -> FloatArray:
+    """Scaled dot-product attention: ``softmax(q @ k.T * scale + mask) @ v``.
+
+    Arguments mean what they mean in
+    ``torch.nn.functional.scaled_dot_product_attention``.
+
+    Parameters
+    ----------
+    q : array_like, shape (..., n_q, d_k) or (d_k,)
+        Queries (or one query vector).
+    k : array_like, shape (..., n_k, d_k)
+        Keys.
+    v : array_like, shape (..., n_k, d_v)
+        Values, one row per key.
+    mask : array_like, optional
+        Broadcasts to the scores' shape ``(..., n_q, n_k)``. Boolean: True = may
+        attend. Floating: added to the scaled scores (``-inf`` forbids a key).
+    is_causal : bool, keyword-only
+        Apply :func:`causal_mask` (query ``i`` sees keys ``0..i``). Giving both
+        ``mask`` and ``is_causal=True`` is an error, as in torch.
+    scale : float, optional, keyword-only
+        Finite and > 0; defaults to ``1/sqrt(d_k)``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., n_q, d_v), or (..., d_v) for a single query
+        Each output row is a weighted average of the rows of ``v``. A query
+        whose keys are all masked gets an all-zero row (never NaN).
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes (``d_k`` of q and k, ``n_k`` of k and v, a mask
+        that does not broadcast), no keys, NaN or infinite inputs, a bad scale,
+        or both ``mask`` and ``is_causal``.
+    TypeError
+        If an input is not real and numeric, or the mask is neither boolean
+        nor floating.
+
+    Examples
+    --------
+    The lesson's worked example: one query, three keys, three values.
+
+    >>> from attention_ref import scaled_dot_product_attention
+    >>> q = [1, 0, 1, 0]
+    >>> K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+    >>> V = [[10, 0], [0, 5], [2, 2]]
+    >>> out = scaled_dot_product_attention(q, K, V)
+    >>> out.round(3).tolist()
+    [5.679, 1.546]
+    >>> out.round(2).tolist()
+    [5.68, 1.55]
+
+    Masking the best key (True = may attend) moves the output towards the others:
+
+    >>> scaled_dot_product_attention(q, K, V, mask=[False, True, True]).round(3).tolist()
+    [1.245, 3.133]
+    """
+    q_arr, k_arr = _validate.queries_and_keys(q, k)
+    v_arr = _validate.values(v, k_arr)
+    prep = _prepare(q_arr, k_arr, mask, is_causal, scale, v_arr)
+    v_c = v_arr.astype(prep.compute, copy=False)  # (..., n_k, d_v)
+    batch = _validate.batch_shape("q, k and v", prep.scores_shape[:-2], v_arr.shape[:-2])
+    out = np.empty((*batch, prep.n_q, v_arr.shape[-1]), dtype=prep.result)  # (..., n_q, d_v)
+    for rows, e, total in _weight_blocks(prep):
+        # Normalise after the product: dividing n_q·d_v outputs is cheaper than n_q·n_k weights.
+        np.divide(np.matmul(e, v_c), total, out=out[..., rows, :])
+    return out[..., 0, :] if prep.single else out
+
+
+# --- the shared machinery -------------------------------------------------------------
+
+
+class _Prepared:
+    """Checked, ready-to-compute operands of one attention call."""
+
+    def __init__(
+        self,
+        q: FloatArray,
+        k_t: FloatArray,
+        mask: FloatArray | BoolArray | None,
+        is_causal: bool,
+        result: np.dtype[Any],
+        compute: np.dtype[Any],
+        single: bool,
+        scores_shape: tuple[int, ...],
+    ) -> None:
+        self.q = q  # (..., n_q, d_k), already multiplied by the scale
+        self.k_t = k_t  # (..., d_k, n_k)
+        self.mask = mask  # None, or broadcastable to (..., n_q, n_k)
+        self.is_causal = is_causal
+        self.result = result
+        self.compute = compute
+        self.single = single  # q was one vector (d_k,)
+        self.scores_shape = scores_shape  # (..., n_q, n_k) with n_q = 1 for a single query
+        self.n_q = scores_shape[-2]
+        self.n_k = scores_shape[-1]
+
+
+def _prepare(
+    q: FloatArray,
+    k: FloatArray,
+    mask: npt.ArrayLike | None,
+    is_causal: bool,
+    scale: float | None,
+    v: FloatArray | None = None,
+) -> _Prepared:
+    """Validate the mask and scale and bring q, k and the mask into the (..., n_q, n_k) layout."""
+    if not isinstance(is_causal, bool | np.bool_):
+        raise TypeError(f"is_causal must be True or False, got {is_causal!r}")
+    if mask is not None and is_causal:
+        raise ValueError("give either mask or is_causal=True, not both (as in torch)")
+    factor = 1.0 / math.sqrt(q.shape[-1]) if scale is None else _validate.positive_scale(scale)
+    operands = (q, k) if v is None else (q, k, v)
+    result, compute = _validate.working_dtype(*operands)
+
+    single = q.ndim == 1
+    if single:
+        q = q[np.newaxis, :]  # (1, d_k): one query row
+    scores_shape = (*np.broadcast_shapes(q.shape[:-2], k.shape[:-2]), q.shape[-2], k.shape[-2])
+
+    checked_mask: FloatArray | BoolArray | None = None
+    if mask is not None:
+        user_shape = scores_shape[:-2] + scores_shape[-1:] if single else scores_shape
+        checked_mask = _validate.attention_mask(mask, user_shape)
+        if single:
+            checked_mask = checked_mask[..., np.newaxis, :]  # (..., 1, n_k)
+        if checked_mask.dtype.kind == "f":
+            checked_mask = checked_mask.astype(compute, copy=False)
+    # Scaling the n_q·d_k queries is cheaper than scaling the n_q·n_k scores
+    # and equal to it up to rounding.
+    q_scaled = q.astype(compute, copy=True)
+    q_scaled *= compute.type(factor)
+    k_t = np.swapaxes(k.astype(compute, copy=False), -1, -2)  # (..., d_k, n_k)
+    return _Prepared(q_scaled, k_t, checked_mask, is_causal, result, compute, single, scores_shape)
+
+
+def _weight_blocks(prep: _Prepared) -> Iterator[tuple[slice, FloatArray, FloatArray]]:
+    """Yield ``(rows, e, total)`` for consecutive blocks of queries.
+
+    ``e[..., i, j] = exp(score_ij - max_j score_ij)`` (0 where masked) and
+    ``total[..., i, 0] = sum_j e[..., i, j]`` (set to 1 for a fully masked row, so
+    dividing leaves its zeros alone). The weights of the block are ``e / total``.
+
+    Each query's weights need only its own row of scores, so the queries are
+    processed a few rows at a time: the block's scores stay in the CPU cache
+    through the passes of the softmax, and memory never holds more than one
+    block of scores besides the result.
+    """
+    batch_size = math.prod(prep.scores_shape[:-2])
+    block = max(1, _BLOCK_SCORES // max(1, batch_size * prep.n_k))
+    for start in range(0, prep.n_q, block):
+        rows = slice(start, min(start + block, prep.n_q))
+        e: FloatArray = np.matmul(prep.q[..., rows, :], prep.k_t)  # (..., rows, n_k) scaled scores
+        if prep.is_causal:
+            np.copyto(e, -np.inf, where=~_causal_rows(rows.start, rows.stop, prep.n_k))
+        elif prep.mask is not None:
+            mask = prep.mask if prep.mask.shape[-2] == 1 else prep.mask[..., rows, :]
+            if mask.dtype == np.bool_:
+                np.copyto(e, -np.inf, where=np.logical_not(mask))
+            else:
+                e += mask
+        total = _exp_shifted_(e, axis=-1)
+        yield rows, e, total
+
+
+def _exp_shifted_(e: FloatArray, axis: int) -> FloatArray:
+    """In place: ``e <- exp(e - max(e))`` along ``axis``; return the sums (keepdims).
+
+    A slice that is all ``-inf`` becomes all zeros with sum 1 (not 0/0 = NaN).
+    """
+    peak = np.max(e, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1) per row
+    if np.isnan(peak).any() or np.isposinf(peak).any():
+        raise FloatingPointError(
+            f"the scores overflowed {e.dtype} (an entry is inf or NaN); the inputs are too large"
+        )
+    peak[np.isneginf(peak)] = 0.0  # fully masked: exp(-inf - 0) = 0
+    e -= peak
+    np.exp(e, out=e)
+    total: FloatArray = np.sum(e, axis=axis, keepdims=True)
+    total[total == 0] = 1.0
+    return total
+
+
+def _causal_rows(start: int, stop: int, n_k: int) -> BoolArray:
+    """Rows ``start..stop-1`` of the causal mask: ``mask[i, j] = j <= i``."""
+    return np.arange(n_k) <= np.arange(start, stop)[:, np.newaxis]  # (stop - start, n_k)
