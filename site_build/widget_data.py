@@ -1,0 +1,171 @@
+"""What the query explorer widget reads: the worked example and its settings, as JSON.
+
+The explorer (``docs/javascripts/explorer.js``) never types a number of the lesson in
+itself: it starts from the worked example exported here, whose scores, scaled scores,
+weights and output are computed by :mod:`attention_ref`. ``hooks/widget_data.py`` adds
+the JSON to the site as ``assets/data/explorer.json``.
+
+Examples
+--------
+>>> data = explorer_data()
+>>> data["worked_example"]["scores"]
+[2.0, 0.0, 1.0]
+>>> data["worked_example"]["scaled"]
+[1.0, 0.0, 0.5]
+>>> [round(w, 3) for w in data["worked_example"]["weights"]]
+[0.506, 0.186, 0.307]
+>>> data["dk_slider"]["d_k"][0], data["dk_slider"]["d_k"][-1]
+(1, 1024)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import attention_ref
+
+#: Site path of the exported JSON (relative to the site root).
+EXPLORER_JSON_PATH = "assets/data/explorer.json"
+
+#: The lesson's worked example: one query, three keys, three values (d_k = 4, d_v = 2).
+WORKED_Q: tuple[float, ...] = (1, 0, 1, 0)
+WORKED_KEYS: tuple[tuple[float, ...], ...] = ((1, 0, 1, 0), (0, 1, 0, 1), (1, 0, 0, 0))
+WORKED_VALUES: tuple[tuple[float, ...], ...] = ((10, 0), (0, 5), (2, 2))
+
+#: Decimal places the widget shows for each kind of number (the browser test compares
+#: the page with attention_ref to exactly these).
+PRECISION = {"q": 1, "scores": 2, "scaled": 3, "weights": 3, "output": 2, "entropy": 3}
+
+#: The query components' range and step (sliders and the drag plane).
+QUERY_CONTROLS = {"min": -3.0, "max": 3.0, "step": 0.1, "plane_pair": [0, 2]}
+
+#: The seeded d_k experiment: how many keys, the first seed, the default d_k.
+DK_KEYS = 8
+DK_SEED = 1
+DK_DEFAULT = 64
+
+
+def _floats(a: Any) -> list[Any]:
+    """A numpy array as nested Python floats (JSON-ready)."""
+    return np.asarray(a, dtype=np.float64).tolist()  # type: ignore[no-any-return]
+
+
+def worked_example(
+    q: Sequence[float] = WORKED_Q,
+    keys: Sequence[Sequence[float]] = WORKED_KEYS,
+    values: Sequence[Sequence[float]] = WORKED_VALUES,
+) -> dict[str, Any]:
+    """Inputs and every intermediate step of one query's attention, from attention_ref.
+
+    Parameters
+    ----------
+    q : sequence of float, shape (d_k,)
+        The query.
+    keys : sequence of sequences, shape (n_k, d_k)
+    values : sequence of sequences, shape (n_k, d_v)
+
+    Returns
+    -------
+    dict
+        ``q``, ``keys``, ``values``, ``d_k``, ``scale`` (``1/sqrt(d_k)``) and the steps
+        ``scores`` (n_k,), ``scaled`` (n_k,), ``weights`` (n_k,), ``output`` (d_v,).
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not one vector, or the shapes disagree (attention_ref names which).
+
+    Examples
+    --------
+    >>> ex = worked_example()
+    >>> ex["d_k"], ex["scale"], [round(x, 2) for x in ex["output"]]
+    (4, 0.5, [5.68, 1.55])
+    >>> worked_example(q=[[1, 0, 1, 0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: the explorer's query must be one vector (d_k,), got shape (1, 4)
+    """
+    q_arr = np.asarray(q, dtype=np.float64)
+    if q_arr.ndim != 1:
+        raise ValueError(f"the explorer's query must be one vector (d_k,), got shape {q_arr.shape}")
+    d_k = q_arr.shape[0]
+    s = attention_ref.scores(q_arr, keys)  # (n_k,)
+    return {
+        "q": _floats(q_arr),
+        "keys": _floats(keys),
+        "values": _floats(values),
+        "d_k": d_k,
+        "scale": 1.0 / math.sqrt(d_k),
+        "scores": _floats(s),
+        "scaled": _floats(attention_ref.scale_scores(s, d_k)),
+        "weights": _floats(attention_ref.attention_weights(q_arr, keys)),
+        "output": _floats(attention_ref.scaled_dot_product_attention(q_arr, keys, values)),
+    }
+
+
+def dk_choices(lowest: int = 1, highest: int = 1024) -> list[int]:
+    """The d_k slider's stops: every power of two from ``lowest`` to ``highest``.
+
+    Examples
+    --------
+    >>> dk_choices(1, 16)
+    [1, 2, 4, 8, 16]
+    >>> dk_choices(1, 1000)
+    Traceback (most recent call last):
+    ...
+    ValueError: d_k stops must be powers of two with 1 <= lowest <= highest, got 1 and 1000
+    """
+
+    def power_of_two(n: int) -> bool:
+        return isinstance(n, int) and n >= 1 and n & (n - 1) == 0
+
+    if not (power_of_two(lowest) and power_of_two(highest) and lowest <= highest):
+        raise ValueError(
+            "d_k stops must be powers of two with 1 <= lowest <= highest, "
+            f"got {lowest!r} and {highest!r}"
+        )
+    return [1 << e for e in range(lowest.bit_length() - 1, highest.bit_length())]
+
+
+def explorer_data() -> dict[str, Any]:
+    """Everything the explorer reads: the worked example, control ranges, d_k settings.
+
+    The random q and keys of the d_k experiment are drawn in the browser from the
+    seeded generator specified in ``docs/javascripts/lib/attention-math.js``
+    (mulberry32 and Box–Muller); only the seed and sizes are exported.
+    """
+    choices = dk_choices(1, 1024)
+    if DK_DEFAULT not in choices:
+        raise ValueError(f"the default d_k {DK_DEFAULT} is not one of the slider's stops")
+    return {
+        "schema": 1,
+        "worked_example": worked_example(),
+        "query_controls": dict(QUERY_CONTROLS),
+        "dk_slider": {
+            "d_k": choices,
+            "default_d_k": DK_DEFAULT,
+            "n_keys": DK_KEYS,
+            "seed": DK_SEED,
+            "generator": "mulberry32 uniform, Box-Muller normals; q first, then each key",
+        },
+        "precision": dict(PRECISION),
+    }
+
+
+def explorer_json() -> str:
+    """:func:`explorer_data` as compact, deterministic JSON (sorted keys, one final newline).
+
+    Examples
+    --------
+    >>> explorer_json() == explorer_json()
+    True
+    >>> json.loads(explorer_json())["schema"]
+    1
+    """
+    text = json.dumps(explorer_data(), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return text + "\n"
