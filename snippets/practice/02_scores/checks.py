@@ -1,0 +1,97 @@
+"""Hidden checks for step 2: the scaled scores of one query against a list of keys.
+
+Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
+with status 0 only when all of them pass. Expected values are worked out by hand
+(fixed cases) or by the plain formula below (seeded random cases).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+try:
+    import _harness as h
+except ImportError:  # run from the repository: the harness sits one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import _harness as h
+
+TITLE = "Step 2, scaled scores"
+FUNCTION = "scaled_scores"
+PARAMS = ("q", "keys")
+FALLBACK_HINT = "scores-wrong"
+
+Q = [1, 0, 1, 0]
+K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+
+
+def expected(q: list[float], keys: list[list[float]]) -> list[float]:
+    """The definition: q · k / √d_k for every key, d_k = len(q)."""
+    return [math.fsum(a * b for a, b in zip(q, k, strict=True)) / math.sqrt(len(q)) for k in keys]
+
+
+def _scaled(divisor: float, q: list[float], keys: list[list[float]]) -> list[float]:
+    return [sum(a * b for a, b in zip(q, k)) / divisor for k in keys]
+
+
+def cases() -> list[h.Case]:
+    fixed = [
+        # q·k = 2, 0, 1 and √4 = 2.
+        h.Case("worked example (d_k = 4): [2, 0, 1] / 2", (Q, K), [1.0, 0.0, 0.5]),
+        # q·k = 9, 4.5, -9 and √9 = 3.
+        h.Case(
+            "d_k = 9, two keys: [9, 4.5, -9] / 3",
+            ([1] * 9, [[1] * 9, [0.5] * 9, [-1] * 9]),
+            [3.0, 1.5, -3.0],
+        ),
+        # q·k = 3·2 + 4·1 = 10 and √2.
+        h.Case("d_k = 2, one key: 10 / √2", ([3, 4], [[2, 1]]), [10 / math.sqrt(2)]),
+    ]
+    rng = random.Random(201)
+    seeded = []
+    for i, (d_k, n_k) in enumerate(((2, 4), (5, 3), (16, 6)), start=1):
+        q, keys = h.vector(rng, d_k), h.matrix(rng, n_k, d_k)
+        name = f"random case {i} (d_k = {d_k}, {n_k} keys)"
+        seeded.append(h.Case(name, (q, keys), expected(q, keys)))
+    return fixed + seeded
+
+
+MISTAKES = [
+    h.Mistake("no-sqrt", lambda q, keys: _scaled(1.0, q, keys)),
+    h.Mistake("divided-by-dk", lambda q, keys: _scaled(len(q), q, keys)),
+    h.Mistake("sqrt-n-keys", lambda q, keys: _scaled(math.sqrt(len(keys)), q, keys)),
+]
+
+
+def properties(run: h.Runner) -> Iterator[h.Result]:
+    """Reversing the keys reverses the scores: one score per key, in the keys' order."""
+    rng = random.Random(202)
+    q, keys = h.vector(rng, 3), h.matrix(rng, 5, 3)
+    name = "one score per key, in the keys' order (keys reversed)"
+    args = (q, keys[::-1])
+    forward, failure = run.call(name, (q, keys))
+    if failure is None:
+        backward, failure = run.call(name, args)
+    if failure is not None:
+        yield failure
+        return
+    items = h._as_list(forward)
+    target = items[::-1] if items is not None else forward
+    reason = h.compare(backward, target, 1e-9)
+    yield run.check(
+        name,
+        args,
+        ok=reason is None,
+        actual=backward,
+        expected=f"the scores for the keys in their order, reversed: {h.show(target)}",
+        hint="scores-wrong",
+        tol=1e-9,
+        detail=reason or "",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(h.main(sys.modules[__name__], sys.argv))

@@ -1,0 +1,133 @@
+"""Hidden checks for step 3: a numerically stable softmax.
+
+Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
+with status 0 only when all of them pass. Expected values are worked out by hand
+(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+try:
+    import _harness as h
+except ImportError:  # run from the repository: the harness sits one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import _harness as h
+
+TITLE = "Step 3, softmax"
+FUNCTION = "softmax"
+PARAMS = ("scores",)
+FALLBACK_HINT = "softmax-wrong"
+
+E = math.e
+
+
+def expected(scores: list[float]) -> list[float]:
+    """The definition, shifted by the maximum (the shift cancels out)."""
+    m = max(scores)
+    exps = [math.exp(s - m) for s in scores]
+    total = math.fsum(exps)
+    return [x / total for x in exps]
+
+
+def _one_hot(scores: list[float]) -> list[float]:
+    best = scores.index(max(scores))
+    return [1.0 if i == best else 0.0 for i in range(len(scores))]
+
+
+def cases() -> list[h.Case]:
+    z = E + 1 + math.sqrt(E)  # exp(1) + exp(0) + exp(0.5)
+    big = 1 + 1 / E + 1 / E**2  # exp(0) + exp(-1) + exp(-2), after subtracting 1000
+    fixed = [
+        h.Case(
+            "worked example: scaled scores [1, 0, 0.5]",
+            ([1.0, 0.0, 0.5],),
+            [E / z, 1 / z, math.sqrt(E) / z],
+        ),
+        h.Case("equal scores share equally", ([0.0, 0.0, 0.0, 0.0],), [0.25] * 4),
+        h.Case("a single score gets all the weight", ([3.0],), [1.0]),
+        h.Case("two scores, one apart", ([2.0, 1.0],), [E / (E + 1), 1 / (E + 1)]),
+        h.Case(
+            "large scores must not overflow",
+            ([1000.0, 999.0, 998.0],),
+            [1 / big, 1 / E / big, 1 / E**2 / big],
+        ),
+        h.Case(
+            "very negative scores must not underflow to 0/0",
+            ([-1000.0, -1001.0],),
+            [E / (E + 1), 1 / (E + 1)],
+        ),
+    ]
+    rng = random.Random(301)
+    seeded = []
+    for i, n in enumerate((3, 5, 7), start=1):
+        scores = h.vector(rng, n, -5.0, 5.0)
+        seeded.append(h.Case(f"random scores {i} ({n} of them)", (scores,), expected(scores)))
+    return fixed + seeded
+
+
+MISTAKES = [
+    h.Mistake("raw-normalised", lambda s: [x / sum(s) for x in s]),
+    h.Mistake("not-normalised", lambda s: [math.exp(x - max(s)) for x in s]),
+    h.Mistake("not-normalised", lambda s: [math.exp(x) for x in s]),
+    h.Mistake("argmax", _one_hot),
+]
+
+
+def explain_exception(exc: Exception, args: tuple[list[float]]) -> str | None:
+    """exp of a large score overflows; exp of very negative ones all round to 0 (0/0)."""
+    if isinstance(exc, OverflowError):
+        return "no-max"
+    if isinstance(exc, ZeroDivisionError) and min(args[0]) < -700:
+        return "no-max"
+    return None
+
+
+def properties(run: h.Runner) -> Iterator[h.Result]:
+    rng = random.Random(302)
+    scores = h.vector(rng, 6, -4.0, 4.0)
+    name = "weights are non-negative and sum to 1"
+    weights, failure = run.call(name, (scores,))
+    if failure is not None:
+        yield failure
+        return
+    items = h._as_list(weights) or []
+    numbers = all(isinstance(w, (int, float)) for w in items) and len(items) == len(scores)
+    total = math.fsum(items) if numbers else float("nan")
+    ok = numbers and min(items) >= 0 and abs(total - 1) <= 1e-9
+    yield run.check(
+        name,
+        (scores,),
+        ok=ok,
+        actual=weights,
+        expected=f"{len(scores)} weights, each >= 0, summing to 1",
+        hint="sum-to-one",
+        tol=1e-9,
+        detail=f"the weights sum to {h.show(total)}" if numbers else "not a list of numbers",
+    )
+    shifted = [s + 50 for s in scores]
+    name = "adding 50 to every score changes nothing"
+    moved, failure = run.call(name, (shifted,))
+    if failure is not None:
+        yield failure
+        return
+    reason = h.compare(moved, weights, 1e-9)
+    yield run.check(
+        name,
+        (shifted,),
+        ok=reason is None,
+        actual=moved,
+        expected=f"the weights of the unshifted scores: {h.show(weights)}",
+        hint="shift",
+        tol=1e-9,
+        detail=reason or "",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(h.main(sys.modules[__name__], sys.argv))

@@ -1,0 +1,103 @@
+"""Hidden checks for step 4: the weighted sum of value vectors.
+
+Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
+with status 0 only when all of them pass. Expected values are worked out by hand
+(fixed cases) or by the plain formula below (seeded random cases).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+try:
+    import _harness as h
+except ImportError:  # run from the repository: the harness sits one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import _harness as h
+
+TITLE = "Step 4, weighted sum"
+FUNCTION = "weighted_sum"
+PARAMS = ("weights", "values")
+FALLBACK_HINT = "weighted-wrong"
+
+V = [[10, 0], [0, 5], [2, 2]]
+
+
+def expected(weights: list[float], values: list[list[float]]) -> list[float]:
+    """Coordinate i: the sum over items j of weights[j] * values[j][i]."""
+    columns = zip(*values, strict=True)
+    return [math.fsum(w * x for w, x in zip(weights, col, strict=True)) for col in columns]
+
+
+def random_weights(rng: random.Random, n: int) -> list[float]:
+    """n positive weights summing to 1, like a softmax would give."""
+    raw = [rng.uniform(0.1, 1.0) for _ in range(n)]
+    return [round(r / sum(raw), 4) for r in raw]
+
+
+def cases() -> list[h.Case]:
+    fixed = [
+        # 0.506·[10, 0] + 0.186·[0, 5] + 0.308·[2, 2] = [5.06 + 0.616, 0.93 + 0.616]
+        h.Case("worked example (rounded weights)", ([0.506, 0.186, 0.308], V), [5.676, 1.546]),
+        h.Case("all the weight on one value", ([0.0, 1.0, 0.0], V), [0.0, 5.0]),
+        h.Case(
+            "equal weights give the average",
+            ([0.25] * 4, [[4, 0, 0], [0, 4, 0], [0, 0, 4], [4, 4, 4]]),
+            [2.0, 2.0, 2.0],
+        ),
+        h.Case("values of width 1", ([0.2, 0.8], [[5], [10]]), [1.0 + 8.0]),
+    ]
+    rng = random.Random(401)
+    seeded = []
+    for i, (n, d_v) in enumerate(((3, 2), (5, 3), (4, 1)), start=1):
+        weights, values = random_weights(rng, n), h.matrix(rng, n, d_v)
+        name = f"random case {i} ({n} values of width {d_v})"
+        seeded.append(h.Case(name, (weights, values), expected(weights, values)))
+    return fixed + seeded
+
+
+def _pick_largest(weights: list[float], values: list[list[float]]) -> list[float]:
+    return list(values[weights.index(max(weights))])
+
+
+MISTAKES = [
+    h.Mistake("argmax", _pick_largest),
+    h.Mistake("unweighted", lambda w, vs: [sum(col) / len(vs) for col in zip(*vs)]),
+    h.Mistake("unweighted", lambda w, vs: [sum(col) for col in zip(*vs)]),
+    h.Mistake("wrong-axis", lambda w, vs: [wj * sum(v) for wj, v in zip(w, vs)]),
+    h.Mistake("wrong-axis", lambda w, vs: sum(wj * sum(v) for wj, v in zip(w, vs))),
+]
+
+
+def properties(run: h.Runner) -> Iterator[h.Result]:
+    """Shuffling the items (each weight stays with its value) changes nothing."""
+    rng = random.Random(402)
+    weights, values = random_weights(rng, 5), h.matrix(rng, 5, 3)
+    order = [3, 0, 4, 1, 2]
+    shuffled = ([weights[j] for j in order], [values[j] for j in order])
+    name = "shuffling weights and values together changes nothing"
+    before, failure = run.call(name, (weights, values))
+    if failure is None:
+        after, failure = run.call(name, shuffled)
+    if failure is not None:
+        yield failure
+        return
+    reason = h.compare(after, before, 1e-9)
+    yield run.check(
+        name,
+        shuffled,
+        ok=reason is None,
+        actual=after,
+        expected=f"the output before shuffling: {h.show(before)}",
+        hint="permutation",
+        tol=1e-9,
+        detail=reason or "",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(h.main(sys.modules[__name__], sys.argv))

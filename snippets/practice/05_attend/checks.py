@@ -1,0 +1,217 @@
+"""Hidden checks for step 5: the whole attention for one query.
+
+Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
+with status 0 only when all of them pass. Expected values are worked out by hand
+(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+try:
+    import _harness as h
+except ImportError:  # run from the repository: the harness sits one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import _harness as h
+
+TITLE = "Step 5, attention for one query"
+FUNCTION = "attend"
+PARAMS = ("q", "keys", "values")
+FALLBACK_HINT = "attend-wrong"
+
+E = math.e
+Q = [1, 0, 1, 0]
+K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+V = [[10, 0], [0, 5], [2, 2]]
+
+Vector = list[float]
+Matrix = list[list[float]]
+
+
+def expected(q: Vector, keys: Matrix, values: Matrix) -> Vector:
+    """softmax(q·k / √d_k) over the keys, then the weighted sum of the values."""
+    d_k = len(q)
+    scores = [math.fsum(a * b for a, b in zip(q, k, strict=True)) / math.sqrt(d_k) for k in keys]
+    m = max(scores)
+    exps = [math.exp(s - m) for s in scores]
+    total = math.fsum(exps)
+    columns = zip(*values, strict=True)
+    return [math.fsum(e * x for e, x in zip(exps, col, strict=True)) / total for col in columns]
+
+
+def cases() -> list[h.Case]:
+    # Worked example: scaled scores [1, 0, 0.5], weights e^s / (e + 1 + √e).
+    z = E + 1 + math.sqrt(E)
+    worked = [(10 * E + 2 * math.sqrt(E)) / z, (5 + 2 * math.sqrt(E)) / z]
+    fixed = [
+        h.Case("worked example: q = [1, 0, 1, 0]", (Q, K, V), worked),
+        h.Case(
+            "one key: its value comes back", ([1, 2], [[3, 4]], [[7, -1, 0.5]]), [7.0, -1.0, 0.5]
+        ),
+        h.Case(
+            "a zero query weighs the values equally",
+            ([0, 0, 0], [[1, 2, 3], [4, 5, 6]], [[1, 0], [0, 1]]),
+            [0.5, 0.5],
+        ),
+        # d_k = 1: scores 1·2 = 2 and 1·1 = 1 (√1 = 1), weights e/(e+1) and 1/(e+1).
+        h.Case(
+            "d_k = 1, values of width 1",
+            ([1], [[2], [1]], [[6], [-4]]),
+            [(6 * E - 4) / (E + 1)],
+        ),
+        # Scaled scores 2000/2 = 1000, 1900/2 = 950 and 0: all the weight on the first key
+        # (the others get e^-50 and e^-1000, far below the tolerance).
+        h.Case(
+            "large scores must not overflow",
+            (
+                [100, 100, 100, 100],
+                [[10, 10, 0, 0], [10, 9, 0, 0], [0, 0, 0, 0]],
+                [[1, 2], [3, 4], [5, 6]],
+            ),
+            [1.0, 2.0],
+        ),
+    ]
+    rng = random.Random(501)
+    seeded = []
+    for i, (d_k, n_k, d_v) in enumerate(((3, 4, 2), (6, 3, 1), (8, 5, 3)), start=1):
+        q, keys, values = h.vector(rng, d_k), h.matrix(rng, n_k, d_k), h.matrix(rng, n_k, d_v)
+        name = f"random case {i} (d_k = {d_k}, {n_k} keys, values of width {d_v})"
+        seeded.append(h.Case(name, (q, keys, values), expected(q, keys, values)))
+    return fixed + seeded
+
+
+def _variant(
+    score_of: Callable[[Vector, Vector], float],
+    weigh: Callable[[Vector], Vector],
+    blend_keys: bool = False,
+) -> Callable[[Vector, Matrix, Matrix], Vector]:
+    """attend with one step replaced by a known wrong one."""
+
+    def attend(q: Vector, keys: Matrix, values: Matrix) -> Vector:
+        weights = weigh([score_of(q, k) for k in keys])
+        rows = keys if blend_keys else values
+        return [sum(w * r[i] for w, r in zip(weights, rows)) for i in range(len(rows[0]))]
+
+    return attend
+
+
+def _dot(q: Vector, k: Vector) -> float:
+    return sum(a * b for a, b in zip(q, k))
+
+
+def _softmax(s: Vector) -> Vector:
+    exps = [math.exp(x - max(s)) for x in s]
+    return [e / sum(exps) for e in exps]
+
+
+def _one_hot(s: Vector) -> Vector:
+    return [1.0 if i == s.index(max(s)) else 0.0 for i in range(len(s))]
+
+
+def _scaled(q: Vector, k: Vector) -> float:
+    return _dot(q, k) / math.sqrt(len(q))
+
+
+def _keys_as_values(q: Vector, keys: Matrix, values: Matrix) -> Vector:
+    """Scores against the values (zip stops at the shorter), blending the keys."""
+    return _variant(_scaled, _softmax, blend_keys=True)(q, values, keys)
+
+
+MISTAKES = [
+    h.Mistake("no-sqrt", _variant(_dot, _softmax)),
+    h.Mistake("divided-by-dk", _variant(lambda q, k: _dot(q, k) / len(q), _softmax)),
+    h.Mistake(
+        "sqrt-n-keys",
+        lambda q, ks, vs: _variant(lambda a, b: _dot(a, b) / math.sqrt(len(ks)), _softmax)(
+            q, ks, vs
+        ),
+    ),
+    h.Mistake("raw-normalised", _variant(_scaled, lambda s: [x / sum(s) for x in s])),
+    h.Mistake("argmax", _variant(_scaled, _one_hot)),
+    h.Mistake("keys-values", _variant(_scaled, _softmax, blend_keys=True)),
+    h.Mistake("keys-values", _keys_as_values),
+]
+
+
+def explain_exception(exc: Exception, args: tuple[Vector, Matrix, Matrix]) -> str | None:
+    if isinstance(exc, OverflowError):
+        return "no-max"
+    return None
+
+
+def properties(run: h.Runner) -> Iterator[h.Result]:
+    rng = random.Random(502)
+    q, keys, values = h.vector(rng, 4), h.matrix(rng, 5, 4), h.matrix(rng, 5, 2)
+
+    # Weights that sum to 1 turn identical values into that same value.
+    same = [[1.5, -2.0]] * 5
+    name = "identical values come back unchanged (the weights sum to 1)"
+    out, failure = run.call(name, (q, keys, same))
+    if failure is not None:
+        yield failure
+    else:
+        reason = h.compare(out, [1.5, -2.0], 1e-9)
+        yield run.check(
+            name,
+            (q, keys, same),
+            ok=reason is None,
+            actual=out,
+            expected="[1.5, -2]",
+            hint="keys-values" if len(h._as_list(out) or []) == len(q) else "sum-to-one",
+            tol=1e-9,
+            detail=reason or "",
+        )
+
+    # Each coordinate of a weighted average lies between the smallest and largest value.
+    name = "the output lies within the range of the values"
+    out, failure = run.call(name, (q, keys, values))
+    if failure is not None:
+        yield failure
+    else:
+        items = h._as_list(out) or []
+        cols = list(zip(*values))
+        ok = len(items) == len(cols) and all(
+            isinstance(x, (int, float)) and min(c) - 1e-9 <= x <= max(c) + 1e-9
+            for x, c in zip(items, cols)
+        )
+        ranges = ", ".join(f"[{h.show(min(c))}, {h.show(max(c))}]" for c in cols)
+        yield run.check(
+            name,
+            (q, keys, values),
+            ok=ok,
+            actual=out,
+            expected=f"coordinates within {ranges}",
+            hint="keys-values" if len(items) == len(q) != len(cols) else "convex",
+            detail="outside the range of the values",
+        )
+
+    # Shuffling keys and values together (each value keeps its key) changes nothing.
+    order = [2, 4, 0, 3, 1]
+    shuffled = (q, [keys[j] for j in order], [values[j] for j in order])
+    name = "shuffling keys and values together changes nothing"
+    before, failure = run.call(name, (q, keys, values))
+    if failure is None:
+        after, failure = run.call(name, shuffled)
+    if failure is not None:
+        yield failure
+        return
+    reason = h.compare(after, before, 1e-9)
+    yield run.check(
+        name,
+        shuffled,
+        ok=reason is None,
+        actual=after,
+        expected=f"the output before shuffling: {h.show(before)}",
+        hint="permutation",
+        tol=1e-9,
+        detail=reason or "",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(h.main(sys.modules[__name__], sys.argv))

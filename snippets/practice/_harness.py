@@ -1,0 +1,524 @@
+"""The check runner shared by every practice step, in CPython and in Pyodide alike.
+
+Plain Python only (no numpy), so the very same file runs in the reader's browser.
+A step's ``checks.py`` describes *what* to check; this module runs the reader's
+code, calls their function on each case, compares the answer with the expected
+value, and explains a failure: the call, what came back, what was expected, the
+tolerance, and a hint aimed at the mistake that most likely produced that answer.
+
+How a hint is chosen, in order:
+
+1. the code does not compile or crashes while loading: the line of the error;
+2. the call raised: the step's ``explain_exception`` (e.g. ``OverflowError`` from
+   ``math.exp`` means the maximum was not subtracted), else a generic hint;
+3. the answer is wrong: each of the step's ``MISTAKES`` (a known wrong formula) is
+   computed on the same arguments; if the reader's answer equals one of them, its
+   hint is given; otherwise the step's ``FALLBACK_HINT``.
+
+Examples
+--------
+>>> compare([1.0, 2.0], [1.0, 2.0000001], tol=1e-6) is None
+True
+>>> compare([1.0, 2.0], [1.0, 2.1], tol=1e-6)
+'item [1] is 2.1, expected 2'
+>>> show_call("dot", ("a", "b"), ([1, 0], [0.5, 2]))
+'dot(a=[1, 0], b=[0.5, 2])'
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import math
+import random
+import sys
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+#: The file name the reader's code is compiled under (error lines refer to it).
+ANSWER_FILE = "answer.py"
+
+#: Every hint a check can give, by id. Mistake files name the id they must trigger.
+HINTS: dict[str, str] = {
+    "syntax": "Python could not read your code. Look at the line shown (and the one above it): "
+    "a missing colon, bracket or quote, or an indentation that does not line up.",
+    "load-error": "Your file crashed before any check could run. Code at the top level runs as "
+    "soon as the file is loaded: keep only definitions (def, import) there.",
+    "missing-function": "Define the function with exactly the name and parameters of the starter.",
+    "not-implemented": "This function still raises NotImplementedError: replace that line with "
+    "your own code.",
+    "returned-none": "Your function returned None: did you forget the `return` line?",
+    "exception": "Your code raised an error on this input. The line shown is where it happened.",
+    "dot-no-sum": "A dot product is ONE number: multiply matching entries and add the products "
+    "up (a[0]*b[0] + a[1]*b[1] + ...), do not return the list of products.",
+    "dot-sums": "Multiply matching entries pair by pair and then add: a[0]*b[0] + a[1]*b[1] + "
+    "... That is not the same as combining sum(a) and sum(b).",
+    "return-in-loop": "Your function returns after the first pair: the `return` line is "
+    "indented inside the loop. Move it out (dedent it) so that every pair is added first.",
+    "dot-wrong": "Walk through both lists together (zip(a, b)), multiply each pair of entries "
+    "and add all the products.",
+    "no-sqrt": "You forgot the scale: divide every dot product by √d_k, the square root of "
+    "the width of the query (math.sqrt(len(q))).",
+    "divided-by-dk": "You divided by d_k itself. The scale is the square root of d_k: "
+    "score / math.sqrt(len(q)).",
+    "sqrt-n-keys": "d_k is the width of the query and key vectors, len(q), not the number of "
+    "keys len(keys).",
+    "scores-wrong": "Each score is dot(q, k) / math.sqrt(len(q)), one per key, in the order of "
+    "the keys.",
+    "no-max": "Subtract the largest score from every score before math.exp. Without it, "
+    "exp(1000) overflows (OverflowError) and exp(-1000) rounds to 0 (then 0/0). The shift "
+    "does not change the softmax: it cancels between top and bottom.",
+    "raw-normalised": "You normalised the raw scores (s / sum of s). Softmax normalises the "
+    "exponentials: exponentiate first, then divide each exp by the sum of the exps.",
+    "not-normalised": "Divide each exponential by the sum of all of them, so that the weights "
+    "add up to 1.",
+    "argmax": "You picked the largest instead of blending: every item gets some weight, and "
+    "the answer mixes all of them in proportion (the largest just gets the biggest share).",
+    "softmax-wrong": "softmax(s)[i] = exp(s[i] - m) / sum(exp(s[j] - m) for every j), with m the "
+    "largest score.",
+    "sum-to-one": "The weights must be non-negative and add up to 1: divide each "
+    "exponential by the sum of the exponentials.",
+    "shift": "Adding the same number to every score must not change the softmax. "
+    "Subtracting the maximum is exactly such a shift, which is why it is allowed.",
+    "unweighted": "Each value vector must be multiplied by its weight before adding: "
+    "output[i] = sum of weights[j] * values[j][i] over j. You used the values without "
+    "their weights.",
+    "wrong-axis": "The output is ONE vector as wide as a value (len(values[0])): coordinate i "
+    "adds weights[j] * values[j][i] over every item j. Do not sum inside each value.",
+    "weighted-wrong": "output[i] = sum(weights[j] * values[j][i] for j in range(len(values))), "
+    "for every coordinate i of a value.",
+    "keys-values": "Mixed up keys and values: the query is compared with the KEYS to get the "
+    "weights, and the weights blend the VALUES. The output is as wide as a value "
+    "(len(values[0])), not as a key.",
+    "permutation": "Attention does not care about the order of the items: shuffling the keys "
+    "and values together (each value stays with its key) must give the same output.",
+    "convex": "The output is a weighted average of the values, so each coordinate lies "
+    "between the smallest and the largest value in that coordinate.",
+    "attend-wrong": "Chain the steps: scores = q·k / √d_k for each key, weights = softmax of "
+    "the scores, output = weighted sum of the values.",
+    "no-mask": "Query i must not see the keys after position i: only keys 0..i take part in "
+    "its softmax (the causal mask).",
+    "mask-inverted": "Your mask is the wrong way round: query i attends to keys 0..i (the past "
+    "and itself), not to keys i..n-1 (the future).",
+    "mask-off-by-one": "Query i also sees itself: keys 0..i INCLUSIVE, i.e. range(i + 1). "
+    "With range(i), query 0 has no key at all.",
+    "causal": "A later key or value must not change an earlier output: output i may depend "
+    "on keys and values 0..i only.",
+    "causal-wrong": "For each query i, run the one-query attention of step 5 on keys[: i + 1] "
+    "and values[: i + 1].",
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One fixed or seeded call: arguments and the expected answer."""
+
+    name: str
+    args: tuple[Any, ...]
+    expected: Any
+    tol: float = 1e-6
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known wrong formula and the hint its answers earn."""
+
+    hint: str
+    compute: Callable[..., Any]
+
+
+@dataclass
+class Result:
+    """The outcome of one check; ``as_dict`` is what the browser receives."""
+
+    name: str
+    passed: bool
+    call: str = ""
+    expected: str = ""
+    actual: str = ""
+    tolerance: str = ""
+    error: str = ""
+    line: int | None = None
+    code: str = ""
+    hint: str = ""
+    detail: str = ""
+
+    @property
+    def hint_text(self) -> str:
+        return HINTS.get(self.hint, self.hint)
+
+    def text(self) -> str:
+        """The report a reader sees for this check, one fact per line."""
+        head = ("PASS  " if self.passed else "FAIL  ") + self.name
+        if self.passed:
+            return head
+        rows = [
+            ("call", self.call),
+            ("got", self.actual),
+            ("expected", self.expected),
+            ("tolerance", self.tolerance),
+            ("why", self.detail),
+            ("error", self.error),
+            ("line", f"{self.line}: {self.code}" if self.line else ""),
+            ("hint", self.hint_text),
+        ]
+        return "\n".join([head] + [f"      {k + ':':<10} {v}" for k, v in rows if v])
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["hint_text"] = self.hint_text
+        return d
+
+
+# --- seeded random inputs ----------------------------------------------------------------
+
+
+def vector(rng: random.Random, n: int, lo: float = -3.0, hi: float = 3.0) -> list[float]:
+    """``n`` random numbers with two decimals (readable in a failure message).
+
+    >>> vector(random.Random(0), 3)
+    [2.07, 1.55, -0.48]
+    """
+    return [round(rng.uniform(lo, hi), 2) for _ in range(n)]
+
+
+def matrix(
+    rng: random.Random, rows: int, cols: int, lo: float = -3.0, hi: float = 3.0
+) -> list[list[float]]:
+    """``rows`` random vectors of width ``cols``."""
+    return [vector(rng, cols, lo, hi) for _ in range(rows)]
+
+
+# --- showing values ----------------------------------------------------------------------
+
+
+def show(x: Any) -> str:
+    """A short, readable form of a value: floats to 6 significant digits.
+
+    >>> show([0.50648, 1 / 3, 2])
+    '[0.50648, 0.333333, 2]'
+    >>> show([[1.0, 2.5], [3, 4]])
+    '[[1, 2.5], [3, 4]]'
+    """
+    if isinstance(x, bool):
+        return repr(x)
+    if isinstance(x, float):
+        return format(x, ".6g")
+    if isinstance(x, (list, tuple)):
+        inner = ", ".join(show(v) for v in x)
+        return f"[{inner}]" if isinstance(x, list) else f"({inner}{',' if len(x) == 1 else ''})"
+    text = repr(x)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def show_call(function: str, params: Iterable[str], args: tuple[Any, ...]) -> str:
+    """The call as the reader would type it, with parameter names."""
+    parts = [f"{p}={show(a)}" for p, a in zip(params, args, strict=True)]
+    return f"{function}({', '.join(parts)})"
+
+
+# --- comparing ----------------------------------------------------------------------------
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _as_list(x: Any) -> list[Any] | None:
+    """The reader's sequence as a list (tuples, generators, array-likes), or None."""
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    if isinstance(x, (str, bytes, dict)) or _is_number(x) or x is None:
+        return None
+    try:
+        return list(x)
+    except TypeError:
+        return None
+
+
+def compare(actual: Any, expected: Any, tol: float, where: str = "") -> str | None:
+    """Why ``actual`` differs from ``expected``, or None when they agree within ``tol``.
+
+    Numbers agree when ``|a - e| <= tol * max(1, |e|)`` (absolute near 0, relative
+    for large values). Lists are compared item by item, lengths first.
+
+    >>> compare(1.0000001, 1.0, 1e-6) is None
+    True
+    >>> compare([1, 2, 3], [1, 2], 1e-6)
+    'the answer has 3 items, expected 2'
+    >>> compare(float("nan"), 1.0, 1e-6)
+    'the answer is nan, expected 1'
+    """
+    label = f"item {where}" if where else "the answer"
+    if _is_number(expected):
+        if not _is_number(actual):
+            kind = "a list" if _as_list(actual) is not None else type(actual).__name__
+            return f"{label} is {kind}, expected one number"
+        a = float(actual)
+        if not math.isnan(a) and abs(a - expected) <= tol * max(1.0, abs(expected)):
+            return None
+        return f"{label} is {show(actual)}, expected {show(expected)}"
+    items = _as_list(actual)
+    if items is None:
+        kind = "a number" if _is_number(actual) else type(actual).__name__
+        return f"{label} is {kind}, expected a list of {len(expected)} items"
+    if len(items) != len(expected):
+        return f"{label} has {len(items)} items, expected {len(expected)}"
+    for i, (a, e) in enumerate(zip(items, expected, strict=True)):
+        reason = compare(a, e, tol, f"{where}[{i}]")
+        if reason is not None:
+            return reason
+    return None
+
+
+def tolerance_text(tol: float) -> str:
+    return f"±{tol:g} (relative for values larger than 1)"
+
+
+# --- running the reader's code ---------------------------------------------------------------
+
+
+def _source_line(source: str, line: int | None) -> str:
+    lines = source.splitlines()
+    if line is None or not 1 <= line <= len(lines):
+        return ""
+    return lines[line - 1].strip()
+
+
+def learner_line(exc: BaseException, filename: str = ANSWER_FILE) -> int | None:
+    """The line of the reader's file where ``exc`` was raised (innermost), or None."""
+    line = None
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_filename == filename:
+            line = lineno
+    return line
+
+
+def describe_exception(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def load(source: str) -> tuple[dict[str, Any], Result | None]:
+    """Compile and execute the reader's code; a failure comes back as a Result."""
+    try:
+        code = compile(source, ANSWER_FILE, "exec")
+    except SyntaxError as exc:
+        return {}, Result(
+            "your code compiles",
+            False,
+            error=f"{type(exc).__name__}: {exc.msg}",
+            line=exc.lineno,
+            code=_source_line(source, exc.lineno),
+            hint="syntax",
+        )
+    namespace: dict[str, Any] = {"__name__": "answer", "__file__": ANSWER_FILE}
+    try:
+        exec(code, namespace)
+    except (Exception, SystemExit) as exc:
+        line = learner_line(exc)
+        return {}, Result(
+            "your code loads",
+            False,
+            error=describe_exception(exc),
+            line=line,
+            code=_source_line(source, line),
+            hint="load-error",
+        )
+    return namespace, None
+
+
+class Runner:
+    """Calls the reader's function and turns every outcome into a :class:`Result`.
+
+    A step's ``properties(run)`` receives one of these, so property checks report
+    errors exactly like the fixed cases do.
+    """
+
+    def __init__(self, step: ModuleType, fn: Callable[..., Any], source: str) -> None:
+        self.step = step
+        self.fn = fn
+        self.source = source
+
+    def call_text(self, args: tuple[Any, ...]) -> str:
+        return show_call(self.step.FUNCTION, self.step.PARAMS, args)
+
+    def call(self, name: str, args: tuple[Any, ...]) -> tuple[Any, Result | None]:
+        """Call the function on a copy of ``args``: (answer, None) or (None, failure)."""
+        try:
+            value = self.fn(*copy.deepcopy(args))
+        except RecursionError as exc:
+            return None, self._error(name, args, exc, "exception")
+        except Exception as exc:
+            explain = getattr(self.step, "explain_exception", None)
+            hint = explain(exc, args) if explain else None
+            if hint is None:
+                hint = "not-implemented" if isinstance(exc, NotImplementedError) else "exception"
+            return None, self._error(name, args, exc, hint)
+        if value is None:
+            return None, Result(name, False, call=self.call_text(args), hint="returned-none")
+        return value, None
+
+    def _error(self, name: str, args: tuple[Any, ...], exc: BaseException, hint: str) -> Result:
+        line = learner_line(exc)
+        return Result(
+            name,
+            False,
+            call=self.call_text(args),
+            error=describe_exception(exc),
+            line=line,
+            code=_source_line(self.source, line),
+            hint=hint,
+        )
+
+    def diagnose(self, args: tuple[Any, ...], actual: Any, expected: Any, tol: float) -> list[str]:
+        """The hints of every known mistake whose answer equals the reader's, in order."""
+        hints: list[str] = []
+        for mistake in getattr(self.step, "MISTAKES", ()):
+            try:
+                wrong = mistake.compute(*copy.deepcopy(args))
+            except Exception:
+                continue
+            if compare(wrong, expected, tol) is not None and compare(actual, wrong, tol) is None:
+                if mistake.hint not in hints:
+                    hints.append(str(mistake.hint))
+        return hints
+
+    def check_case(self, case: Case) -> tuple[Result, list[str]]:
+        """The result of one case and the mistakes that explain a wrong answer."""
+        actual, failure = self.call(case.name, case.args)
+        if failure is not None:
+            failure.expected = show(case.expected)
+            return failure, []
+        reason = compare(actual, case.expected, case.tol)
+        result = Result(
+            case.name,
+            reason is None,
+            call=self.call_text(case.args),
+            expected=show(case.expected),
+            actual=show(actual),
+            tolerance=tolerance_text(case.tol),
+        )
+        if reason is None:
+            return result, []
+        result.detail = reason
+        candidates = self.diagnose(case.args, actual, case.expected, case.tol)
+        result.hint = candidates[0] if candidates else str(self.step.FALLBACK_HINT)
+        return result, candidates
+
+    def check(
+        self,
+        name: str,
+        args: tuple[Any, ...],
+        *,
+        ok: bool,
+        actual: Any,
+        expected: str,
+        hint: str,
+        tol: float | None = None,
+        detail: str = "",
+    ) -> Result:
+        """A property check's result (``ok`` computed by the step)."""
+        return Result(
+            name,
+            ok,
+            call=self.call_text(args),
+            expected=expected,
+            actual=show(actual),
+            tolerance=tolerance_text(tol) if tol is not None else "",
+            detail="" if ok else detail,
+            hint="" if ok else hint,
+        )
+
+
+def run(step: ModuleType, source: str) -> list[Result]:
+    """Run every check of ``step`` (a checks module) against the reader's ``source``."""
+    namespace, failure = load(source)
+    if failure is not None:
+        return [failure]
+    fn = namespace.get(step.FUNCTION)
+    if not callable(fn):
+        params = ", ".join(step.PARAMS)
+        return [
+            Result(
+                f"a function {step.FUNCTION}({params}) exists",
+                False,
+                error=f"no function named {step.FUNCTION!r} in your code",
+                hint="missing-function",
+            )
+        ]
+    runner = Runner(step, fn, source)
+    checked = [runner.check_case(case) for case in step.cases()]
+    # A wrong answer can match several known mistakes on one case (√n_k equals d_k when
+    # there are as many keys as dimensions): give each case the hint that explains the
+    # most cases overall, so the reader gets one consistent story.
+    votes: dict[str, int] = {}
+    for _, candidates in checked:
+        for hint in candidates:
+            votes[hint] = votes.get(hint, 0) + 1
+    results = []
+    for result, candidates in checked:
+        if len(candidates) > 1:
+            result.hint = max(candidates, key=lambda hint: votes[hint])
+        results.append(result)
+    properties: Callable[[Runner], Iterator[Result]] | None = getattr(step, "properties", None)
+    if properties is not None:
+        results.extend(properties(runner))
+    return results
+
+
+# --- entry points: the command line and the browser ------------------------------------------
+
+
+def load_step(path: str | Path) -> ModuleType:
+    """Import a step's ``checks.py`` under a unique module name (cached)."""
+    path = Path(path).resolve()
+    name = "practice_checks_" + path.parent.name
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import checks from {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_json(checks_path: str, source: str) -> str:
+    """What the browser's worker calls: the results as a JSON string."""
+    results = run(load_step(checks_path), source)
+    return json.dumps(
+        {
+            "passed": sum(r.passed for r in results),
+            "total": len(results),
+            "results": [r.as_dict() for r in results],
+        }
+    )
+
+
+def report(step: ModuleType, results: list[Result]) -> str:
+    passed = sum(r.passed for r in results)
+    lines = [r.text() for r in results]
+    verdict = "all checks passed" if passed == len(results) else "not yet"
+    lines.append(f"\n{step.TITLE}: {passed} of {len(results)} checks passed ({verdict})")
+    return "\n".join(lines)
+
+
+def main(step: ModuleType, argv: list[str]) -> int:
+    """``python checks.py ANSWER.py``: print each check, exit 0 only if all pass."""
+    if len(argv) != 2:
+        print(f"usage: python {Path(argv[0]).name} ANSWER.py", file=sys.stderr)
+        return 2
+    try:
+        source = Path(argv[1]).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"cannot read {argv[1]}: {exc}", file=sys.stderr)
+        return 2
+    results = run(step, source)
+    print(report(step, results))
+    return 0 if all(r.passed for r in results) else 1
