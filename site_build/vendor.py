@@ -67,6 +67,19 @@ ASSETS: tuple[Asset, ...] = (
         dest="vendor/katex",
     ),
     Asset("katex", base="", patterns=("LICENSE",), dest="vendor/katex"),
+    # Pyodide's core for the practice section's worker (classic worker: pyodide.js).
+    Asset(
+        "pyodide",
+        base="",
+        patterns=(
+            "pyodide.js",
+            "pyodide.asm.js",
+            "pyodide.asm.wasm",
+            "python_stdlib.zip",
+            "pyodide-lock.json",
+        ),
+        dest="vendor/pyodide",
+    ),
 )
 
 
