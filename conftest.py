@@ -1,0 +1,52 @@
+"""Sybil: run the code the reader sees.
+
+- Pages (``docs/**/*.md``) are tested as rendered: ``--8<--`` includes expanded by
+  pymdownx.snippets configured from ``mkdocs.yml``; every Python-like fence runs and
+  printed output is checked (see ``site_build/sybil_docs.py``). Partials are tested
+  through the pages that include them.
+- Docstring examples of ``attention_ref`` and ``site_build`` are run as doctests.
+
+pytest's own doctest plugin is off (``-p no:doctest`` in pyproject.toml). At the end
+of a run, the number of Sybil examples collected per page is printed.
+"""
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sybil import Sybil
+from sybil.parsers.rest import DocTestParser
+
+from site_build.sybil_docs import DOCTEST_FLAGS, RenderedMarkdownDocument, page_parsers
+
+pages = Sybil(
+    parsers=page_parsers(),
+    patterns=["docs/*.md", "docs/*/*.md", "snippets/*.md"],
+    excludes=["docs/partials/*", "docs/overrides/*"],
+    document_types={".md": RenderedMarkdownDocument},
+    name="page",
+)
+
+docstrings = Sybil(
+    parsers=[DocTestParser(optionflags=DOCTEST_FLAGS)],
+    patterns=["attention_ref/*.py", "attention_ref/*/*.py", "site_build/*.py"],
+    name="docstring",
+)
+
+pytest_collect_file = (pages + docstrings).pytest()
+
+_ROOT = Path(__file__).parent
+_examples_per_page: Counter[str] = Counter()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "sybil:page" in item.nodeid:
+            _examples_per_page[Path(str(item.path)).relative_to(_ROOT).as_posix()] += 1
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _examples_per_page:
+        counts = ", ".join(f"{page} {n}" for page, n in sorted(_examples_per_page.items()))
+        terminalreporter.write_line(f"Sybil examples per page: {counts}")
