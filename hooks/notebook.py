@@ -1,0 +1,69 @@
+"""MkDocs hook: the notebook pages' ``.ipynb`` download, and a notebook cache that is never stale.
+
+Thin wiring only; the logic lives in ``site_build/notebook.py`` (tested in
+``tests/test_notebook.py``).
+
+* ``on_config``: mkdocs-jupyter caches an executed notebook under a hash of the
+  notebook's own bytes, so after an edit to ``attention_ref`` it would serve old
+  outputs (and a broken ``attention_ref`` would still "pass"). Its ``cache_dir`` is
+  moved into a sub-folder named after ``attention_ref``'s sources and the library
+  versions; older sub-folders are removed.
+* ``on_files``: each notebook source ``notebooks/<name>.py`` gets a generated
+  ``notebooks/<name>/<name>.ipynb`` (no outputs) next to its page, which the theme
+  override ``docs/overrides/main.html`` links as a download button.
+"""
+
+from __future__ import annotations
+
+import platform
+import shutil
+import sys
+from pathlib import Path, PurePosixPath
+
+import matplotlib
+import numpy
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from site_build.notebook import environment_key, to_ipynb  # noqa: E402
+
+NOTEBOOK_DIR = "notebooks"
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config["cache"]:
+        return config
+    base = Path(getattr(plugin, "_cache_base", plugin.config["cache_dir"]))
+    plugin._cache_base = str(base)  # type: ignore[attr-defined]  # rebuilds must not nest
+    versions = {
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "matplotlib": matplotlib.__version__,
+    }
+    key = environment_key(sorted((ROOT / "attention_ref").glob("*.py")), versions)[:16]
+    if base.is_dir():  # drop what older keys (or the plugin's flat layout) left behind
+        for old in base.iterdir():
+            if old.is_dir() and old.name != key:
+                shutil.rmtree(old)
+            elif old.is_file() and old.suffix == ".json":
+                old.unlink()
+    plugin.config["cache_dir"] = str(base / key)
+    return config
+
+
+# Before mkdocs-htmlproofer-plugin's on_files, so the download link is not reported broken.
+@event_priority(100)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    for file in list(files):
+        src = PurePosixPath(file.src_uri)
+        if src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py" and file.abs_src_path:
+            text = Path(file.abs_src_path).read_text(encoding="utf-8")
+            dest = f"{NOTEBOOK_DIR}/{src.stem}/{src.stem}.ipynb"
+            files.append(File.generated(config, dest, content=to_ipynb(text)))
+    return files

@@ -1,0 +1,82 @@
+"""Notebook helpers for the build: the ``.ipynb`` download and the execution cache key.
+
+The notebook sources are jupytext percent ``.py`` files (clean diffs, no outputs
+committed). ``hooks/notebook.py`` wires these pure functions into MkDocs:
+
+* :func:`to_ipynb` turns a source into the ``.ipynb`` a reader downloads from the
+  notebook's page (no outputs, stable cell ids, so two builds give the same bytes);
+* :func:`environment_key` names the mkdocs-jupyter cache folder. That plugin keys
+  its cache on the notebook's bytes only, so an edit to ``attention_ref`` would be
+  served from a stale cache; putting the cache in a folder named after the sources
+  the notebook imports (and the library versions) makes such an edit a cache miss.
+
+Examples
+--------
+>>> nb = to_ipynb("# %% [markdown]\\n# # Title\\n\\n# %%\\nprint(1 + 1)\\n")
+>>> '"id": "cell-1"' in nb and '"source": [\\n    "print(1 + 1)"' in nb
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import jupytext
+
+
+def to_ipynb(source: str) -> str:
+    """Convert a jupytext percent ``.py`` notebook to ``.ipynb`` JSON text.
+
+    Parameters
+    ----------
+    source : str
+        The text of the percent-format notebook.
+
+    Returns
+    -------
+    str
+        nbformat 4 JSON with no outputs, cell ids ``cell-0``, ``cell-1``... and
+        without jupytext's pairing metadata (the download is a plain notebook).
+
+    Raises
+    ------
+    ValueError
+        If ``source`` holds no cell at all.
+    """
+    nb = jupytext.reads(source, fmt="py:percent")
+    if not nb.cells:
+        raise ValueError("the notebook source holds no cell")
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i}"
+    nb.metadata.pop("jupytext", None)
+    text: str = jupytext.writes(nb, fmt="ipynb")
+    return text
+
+
+def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str:
+    """SHA-256 of the bytes of ``sources`` (in the given order) and of ``versions``.
+
+    Parameters
+    ----------
+    sources : iterable of Path
+        Files the notebook's results depend on (e.g. ``attention_ref/*.py``).
+    versions : mapping of str to str
+        Library versions, e.g. ``{"numpy": "2.4.6"}``.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> environment_key([], {"numpy": "2.4"}) == environment_key([], {"numpy": "2.5"})
+    False
+    """
+    h = hashlib.sha256(json.dumps(dict(versions), sort_keys=True).encode())
+    for path in sources:
+        h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
