@@ -1,0 +1,48 @@
+"""MkDocs hook: the practice section's generated files and its editor bundle.
+
+Thin wiring only. ``site_build/practice.py`` turns ``snippets/practice/`` into the
+exercise manifest and the downloadable ``.py`` files; ``site_build/editor_bundle.py``
+bundles CodeMirror with esbuild (cached in ``.cache/`` by content hash). Both enter
+the site as generated files: nothing is written into ``docs/``. Pyodide itself is
+copied by the vendor hook's table.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from site_build.editor_bundle import build_bundle  # noqa: E402
+from site_build.practice import site_files  # noqa: E402
+
+PRACTICE = ROOT / "snippets" / "practice"
+EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
+EDITOR_PATH = "javascripts/practice/editor.bundle.js"
+
+
+# Run before mkdocs-htmlproofer-plugin's on_files, which snapshots the file list.
+@event_priority(100)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    generated = site_files(PRACTICE, ROOT / "node_modules" / "pyodide")
+    generated[EDITOR_PATH] = build_bundle(EDITOR_ENTRY, ROOT, ROOT / ".cache" / "editor")
+    for path, content in generated.items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
+    server.watch(str(PRACTICE))
+    server.watch(str(EDITOR_ENTRY))
+    return server
