@@ -1,0 +1,117 @@
+"""``make bench``: measure, write ``bench/results.json`` and ``bench/results.md``, print a table.
+
+Usage::
+
+    python -m bench                       # everything except `make test` (several minutes)
+    python -m bench --only kernel,site    # some sections; the others keep their last results
+    python -m bench --with-make-test      # also time one warm `make test` (long)
+    python -m bench --write-page          # only regenerate bench/results.md from results.json
+    python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
+
+``bench/results.md`` is the table that ``docs/performance.md`` includes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench import report
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results.json"
+PAGE_TABLE = ROOT / "bench" / "results.md"
+SECTIONS = ("kernel", "site", "widgets", "practice", "build")
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def load() -> dict[str, Any]:
+    if RESULTS.exists():
+        data: dict[str, Any] = json.loads(RESULTS.read_text(encoding="utf-8"))
+        return data
+    return {}
+
+
+def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
+    if section == "kernel":
+        from bench import kernel
+
+        return kernel.run(repeat=args.repeat)
+    if section == "site":
+        from bench import site
+
+        return site.run(lighthouse_runs=args.lighthouse_runs)
+    if section == "widgets":
+        from bench import widgets
+
+        return widgets.run(repeat=args.repeat)
+    if section == "practice":
+        from bench import practice
+
+        return practice.run(repeat=args.browser_repeat)
+    if section == "build":
+        from bench import build
+
+        return build.run(repeat=args.build_repeat, with_make_test=args.with_make_test)
+    raise ValueError(f"unknown section {section!r}; choose from {', '.join(SECTIONS)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections")
+    parser.add_argument("--repeat", type=int, default=7, help="timing samples (kernel, widgets)")
+    parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs a page")
+    parser.add_argument("--browser-repeat", type=int, default=3, help="Pyodide cold starts")
+    parser.add_argument("--build-repeat", type=int, default=3, help="builds of each kind")
+    parser.add_argument("--with-make-test", action="store_true", help="also time `make test`")
+    parser.add_argument("--write-page", action="store_true", help="only rewrite results.md")
+    parser.add_argument("--update-budgets", action="store_true", help="rewrite tests/budgets.json")
+    args = parser.parse_args(argv)
+
+    results = load()
+    if args.update_budgets:
+        from bench import budgets
+
+        path = budgets.update()
+        print(f"wrote {path.relative_to(ROOT)}")
+        return 0
+    if not args.write_page:
+        sections = [s.strip() for s in args.only.split(",") if s.strip()]
+        unknown = sorted(set(sections) - set(SECTIONS))
+        if unknown:
+            parser.error(f"unknown section(s) {unknown}; choose from {', '.join(SECTIONS)}")
+        from bench.machine import machine
+
+        started = time.perf_counter()
+        load_at_start = [round(x, 2) for x in os.getloadavg()]
+        for section in sections:
+            print(f"bench: {section}...", file=sys.stderr, flush=True)
+            t0 = time.perf_counter()
+            results[section] = measure(section, args)
+            results[section]["measured"] = _now()
+            results[section]["bench_seconds"] = round(time.perf_counter() - t0, 1)
+            results[section]["load_average_before"] = load_at_start
+            load_at_start = [round(x, 2) for x in os.getloadavg()]
+        blas = results.get("kernel", {}).get("blas")
+        results["machine"] = machine(blas)
+        results["date"] = _now()
+        results["bench_seconds"] = round(time.perf_counter() - started, 1)
+        results["sections_in_last_run"] = sections
+        RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    text = report.markdown(results)
+    PAGE_TABLE.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,250 @@
+"""Speed and memory of ``attention_ref.scaled_dot_product_attention`` (forward only).
+
+For batch 1 x 4 heads x n x d_k=64, n in 128, 512, 2048, float32 and float64:
+
+- ``attention_ref``: the reference module, as a reader would call it;
+- ``floor``: the two matrix products alone with numpy (``q @ k^T`` then ``w @ v`` into
+  preallocated arrays): any exact attention must at least do these;
+- ``oracle``: the plain-loop implementation the tests check against (small n only);
+- ``torch``: ``torch.nn.functional.scaled_dot_product_attention`` on the CPU with the same
+  number of threads as numpy's BLAS, where torch is installed (``make model-deps``).
+
+Peak extra memory is measured with ``tracemalloc`` (numpy reports its array buffers to it):
+the peak during one call, minus what was allocated before it, minus the returned output,
+compared with the size of one weights matrix for all heads (batch x heads x n x n x itemsize).
+
+The measurement runs in a subprocess (``python -m bench.kernel``) whose environment has
+``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` removed: some machines set them to work
+around old OpenBLAS builds, and they slow a current numpy down. Which BLAS kernel then
+runs is recorded from threadpoolctl.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.stats import Summary, ratio, time_call
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZES = (128, 512, 2048)
+DTYPES = ("float32", "float64")
+BATCH, HEADS, D_K = 1, 4, 64
+ORACLE_MAX_N = 128
+BLAS_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+
+def make_inputs(n: int, dtype: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Seeded q, k, v of shape (BATCH, HEADS, n, D_K) with unit-variance entries."""
+    rng = np.random.default_rng(seed)
+    shape = (BATCH, HEADS, n, D_K)
+    q, k, v = (rng.standard_normal(shape).astype(dtype) for _ in range(3))
+    return q, k, v
+
+
+def weights_bytes(n_q: int, n_k: int, itemsize: int, heads: int = HEADS, batch: int = BATCH) -> int:
+    """Bytes of one weights matrix for every head: batch x heads x n_q x n_k x itemsize.
+
+    Examples
+    --------
+    >>> weights_bytes(2048, 2048, 4)
+    67108864
+    """
+    return batch * heads * n_q * n_k * itemsize
+
+
+def peak_extra_bytes(fn: Callable[[], np.ndarray]) -> int:
+    """Peak bytes allocated during ``fn()`` beyond what existed before it and its result."""
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        out = fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return max(0, peak - before - int(out.nbytes))
+
+
+def floor_fn(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> Callable[[], np.ndarray]:
+    """The two matrix products alone, into preallocated arrays (same dtypes)."""
+    k_t = np.swapaxes(k, -1, -2)  # (..., d_k, n_k)
+    s = np.empty((*q.shape[:-1], k.shape[-2]), dtype=q.dtype)  # (..., n_q, n_k)
+    out = np.empty((*q.shape[:-1], v.shape[-1]), dtype=q.dtype)  # (..., n_q, d_v)
+
+    def floor() -> np.ndarray:
+        np.matmul(q, k_t, out=s)
+        np.matmul(s, v, out=out)
+        return out
+
+    return floor
+
+
+def load_oracle() -> Callable[..., Any] | None:
+    """The plain-loop oracle of the tests (``tests/oracle.py``), or None if absent."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        module = importlib.import_module("tests.oracle")
+    except ImportError:
+        return None
+    for name in ("scaled_dot_product_attention", "attention", "sdpa"):
+        fn = getattr(module, name, None)
+        if callable(fn):
+            return fn  # type: ignore[no-any-return]
+    return None
+
+
+def blas_info() -> dict[str, Any]:
+    """Which BLAS numpy runs (threadpoolctl if installed, else numpy's build config)."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        config = np.show_config(mode="dicts")  # type: ignore[func-returns-value]
+        blas = config.get("Build Dependencies", {}).get("blas", {})
+        return {
+            "source": "numpy.show_config",
+            "name": blas.get("name"),
+            "version": blas.get("version"),
+            "num_threads": os.cpu_count(),
+        }
+    pools = [
+        {key: info.get(key) for key in ("user_api", "internal_api", "version", "architecture")}
+        | {"num_threads": info.get("num_threads"), "threading_layer": info.get("threading_layer")}
+        for info in threadpool_info()
+    ]
+    blas = [p for p in pools if p["user_api"] == "blas"]
+    threads = blas[0]["num_threads"] if blas else os.cpu_count()
+    return {"source": "threadpoolctl", "pools": pools, "num_threads": threads}
+
+
+def measure_numpy(sizes: tuple[int, ...], repeat: int) -> dict[str, Any]:
+    """attention_ref, the floor, the oracle (small n) and memory, for every size and dtype."""
+    from attention_ref import scaled_dot_product_attention
+
+    oracle = load_oracle()
+    rows = []
+    for dtype in DTYPES:
+        for n in sizes:
+            q, k, v = make_inputs(n, dtype)
+            row: dict[str, Any] = {"dtype": dtype, "n": n}
+            row["attention_ref"] = time_call(
+                lambda q=q, k=k, v=v: scaled_dot_product_attention(q, k, v), repeat=repeat
+            )
+            row["floor"] = time_call(floor_fn(q, k, v), repeat=repeat)
+            if oracle is not None and n <= ORACLE_MAX_N:
+                row["oracle"] = time_call(
+                    lambda q=q, k=k, v=v: oracle(q, k, v), repeat=3, warmup=0, min_sample=0
+                )
+            itemsize = np.dtype(dtype).itemsize
+            row["weights_bytes"] = weights_bytes(n, n, itemsize)
+            row["peak_extra_bytes"] = peak_extra_bytes(
+                lambda q=q, k=k, v=v: scaled_dot_product_attention(q, k, v)
+            )
+            rows.append(row)
+            print(f"  kernel {dtype} n={n}: done", file=sys.stderr, flush=True)
+    return {"rows": rows, "blas": blas_info(), "oracle_found": oracle is not None}
+
+
+def measure_torch(sizes: tuple[int, ...], repeat: int, threads: int) -> dict[str, Any]:
+    """torch's fused CPU kernel on the same inputs, with ``threads`` intra-op threads."""
+    try:
+        import torch
+        import torch.nn.functional as F
+    except ImportError as err:
+        return {"available": False, "reason": f"torch is not installed ({err}); `make model-deps`"}
+    torch.set_num_threads(threads)
+    rows = []
+    with torch.no_grad():
+        for dtype in DTYPES:
+            for n in sizes:
+                q, k, v = (torch.from_numpy(a) for a in make_inputs(n, dtype))
+                timing = time_call(
+                    lambda q=q, k=k, v=v: F.scaled_dot_product_attention(q, k, v), repeat=repeat
+                )
+                rows.append({"dtype": dtype, "n": n, "torch": timing})
+    return {
+        "available": True,
+        "version": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "rows": rows,
+    }
+
+
+def merge(numpy_part: dict[str, Any], torch_part: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per (dtype, n) with every timing and the ratios to the floor and to torch."""
+    by_key = {(r["dtype"], r["n"]): r["torch"] for r in torch_part.get("rows", [])}
+    rows = []
+    for row in numpy_part["rows"]:
+        row = dict(row)
+        torch_time: Summary | None = by_key.get((row["dtype"], row["n"]))
+        if torch_time is not None:
+            row["torch"] = torch_time
+        row["ratio_to_floor"] = ratio(row["attention_ref"], row["floor"])
+        row["ratio_to_torch"] = ratio(row["attention_ref"], torch_time)
+        row["floor_to_torch"] = ratio(row["floor"], torch_time)
+        row["peak_extra_in_weights"] = row["peak_extra_bytes"] / row["weights_bytes"]
+        rows.append(row)
+    return rows
+
+
+def _subprocess(args: list[str], env: dict[str, str]) -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.kernel", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    result: dict[str, Any] = json.loads(proc.stdout)
+    return result
+
+
+def run(repeat: int = 7, sizes: tuple[int, ...] = SIZES) -> dict[str, Any]:
+    """Measure in clean subprocesses (numpy first, then torch, never in one interpreter)."""
+    env = dict(os.environ)
+    parent_env = {name: env.pop(name, None) for name in BLAS_ENV}
+    size_args = ["--sizes", ",".join(map(str, sizes)), "--repeat", str(repeat)]
+    numpy_part = _subprocess(["--part", "numpy", *size_args], env)
+    threads = int(numpy_part["blas"]["num_threads"] or 1)
+    torch_part = _subprocess(["--part", "torch", "--threads", str(threads), *size_args], env)
+    return {
+        "what": f"forward, batch {BATCH} x {HEADS} heads x n x d_k={D_K}, seconds per call",
+        "environment": {
+            "unset_for_the_bench": list(BLAS_ENV),
+            "values_in_the_calling_environment": parent_env,
+        },
+        "blas": numpy_part["blas"],
+        "oracle_found": numpy_part["oracle_found"],
+        "torch": {k: v for k, v in torch_part.items() if k != "rows"},
+        "rows": merge(numpy_part, torch_part),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=["numpy", "torch"], required=True)
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    sizes = tuple(int(s) for s in args.sizes.split(","))
+    if args.part == "numpy":
+        result = measure_numpy(sizes, args.repeat)
+    else:
+        result = measure_torch(sizes, args.repeat, args.threads)
+    json.dump(result, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

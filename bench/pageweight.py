@@ -1,0 +1,85 @@
+"""What a page costs on first load: bytes and requests, as Chromium saw them.
+
+Shared by the benchmark (``bench.site``) and the budget test (``tests/browser/test_pages.py``)
+so that both count the same way:
+
+- **bytes** = the sum of the response *body* sizes (Playwright's ``request.sizes()``,
+  i.e. Chromium's own count), without headers. The site is served without gzip, so
+  these are uncompressed sizes; a host that compresses sends less.
+- **requests** = every finished http(s) request of the page and its workers,
+  the document included (``data:`` and ``blob:`` URLs are not requests on the wire).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+#: URL fragments of the heavy things that must load only when needed.
+LAZY_MARKERS = {
+    "pyodide": "vendor/pyodide/",
+    "editor": "editor",
+    "model data": "attention_minilm",
+}
+
+
+class RequestLog:
+    """Attach to a Playwright page before ``goto``; read :meth:`totals` once it has settled."""
+
+    def __init__(self) -> None:
+        self.finished: list[Any] = []
+        self.failed: list[str] = []
+
+    def attach(self, page: Any) -> RequestLog:
+        """Listen on the page's browser context, which also sees its workers' requests."""
+        page.context.on("requestfinished", lambda r: self.finished.append(r))
+        page.context.on("requestfailed", lambda r: self.failed.append(r.url))
+        return self
+
+    def entries(self) -> list[dict[str, Any]]:
+        """One dict per finished http(s) request: url, type, body bytes, status."""
+        rows = []
+        for request in self.finished:
+            if urlsplit(request.url).scheme not in ("http", "https"):
+                continue
+            response = request.response()
+            rows.append(
+                {
+                    "url": request.url,
+                    "type": request.resource_type,
+                    "bytes": int(request.sizes()["responseBodySize"]),
+                    "status": response.status if response is not None else None,
+                }
+            )
+        return rows
+
+    def totals(self) -> dict[str, Any]:
+        return totals(self.entries())
+
+
+def totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Sum bytes and requests, by resource type too, and flag heavy lazy assets.
+
+    Examples
+    --------
+    >>> totals([{"url": "http://127.0.0.1:1/a.js", "type": "script", "bytes": 10},
+    ...         {"url": "http://127.0.0.1:1/", "type": "document", "bytes": 5}])["bytes"]
+    15
+    """
+    by_type: dict[str, dict[str, int]] = {}
+    for e in entries:
+        slot = by_type.setdefault(e["type"], {"bytes": 0, "requests": 0})
+        slot["bytes"] += e["bytes"]
+        slot["requests"] += 1
+    lazy = sorted(
+        name for name, marker in LAZY_MARKERS.items() if any(marker in e["url"] for e in entries)
+    )
+    return {
+        "bytes": sum(e["bytes"] for e in entries),
+        "requests": len(entries),
+        "by_type": dict(sorted(by_type.items())),
+        "third_party": sorted(
+            e["url"] for e in entries if urlsplit(e["url"]).hostname not in ("127.0.0.1",)
+        ),
+        "lazy_assets_loaded": lazy,
+    }

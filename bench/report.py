@@ -1,0 +1,327 @@
+"""Turn ``bench/results.json`` into Markdown tables (printed, and included by the docs page).
+
+Pure functions only: they read the results dict and return text, so they are unit-tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+TARGET_FLOOR = 1.5  # attention_ref / two-matmul floor at n=2048, float32
+TARGET_TORCH = 2.0  # attention_ref / torch at n=2048, float32
+TARGET_PEAK = 2.0  # peak extra memory, in weights matrices
+TARGET_SCORES = {"performance": 98, "accessibility": 100, "best-practices": 100, "seo": 100}
+TARGET_WEIGHT = 1.5  # lesson first load <= 1.5 x baseline + KaTeX
+TARGET_BUILD = 1.5  # warm build <= 1.5 x baseline build
+LESSON = "attention/"
+
+
+def fmt_seconds(seconds: float | None) -> str:
+    """A duration with a unit that keeps three significant digits.
+
+    Examples
+    --------
+    >>> [fmt_seconds(x) for x in (2.5, 0.01234, 0.0000456, None)]
+    ['2.50 s', '12.3 ms', '45.6 µs', '–']
+    """
+    if seconds is None:
+        return "–"
+    for unit, factor in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if abs(seconds) >= factor or unit == "µs":
+            value = seconds / factor
+            digits = 2 if value < 10 else 1 if value < 100 else 0
+            return f"{value:.{digits}f} {unit}"
+    raise AssertionError("unreachable")
+
+
+def fmt_bytes(n: float | None) -> str:
+    """Bytes in KiB or MiB (binary units, as Lighthouse and DevTools show them).
+
+    Examples
+    --------
+    >>> [fmt_bytes(x) for x in (512, 280869, 3 * 2**20, None)]
+    ['512 B', '274.3 KiB', '3.00 MiB', '–']
+    """
+    if n is None:
+        return "–"
+    if n < 1024:
+        return f"{int(n)} B"
+    if n < 2**20:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n / 2**20:.2f} MiB"
+
+
+def fmt_ratio(r: float | None) -> str:
+    """A ratio as ``1.23×``.
+
+    Examples
+    --------
+    >>> fmt_ratio(1.2345), fmt_ratio(None)
+    ('1.23×', '–')
+    """
+    return "–" if r is None else f"{r:.2f}×"
+
+
+def fmt_summary(s: dict[str, Any] | None, fmt: Any = fmt_seconds) -> str:
+    """``median (min–max)`` of a summary, each formatted with ``fmt``.
+
+    Examples
+    --------
+    >>> fmt_summary({"median": 0.002, "min": 0.0019, "max": 0.0031, "runs": 7})
+    '2.00 ms (1.90 ms–3.10 ms)'
+    >>> fmt_summary({"median": 0.002, "min": 0.002, "max": 0.002, "runs": 1})
+    '2.00 ms'
+    """
+    if not s:
+        return "–"
+    if s["runs"] == 1 or s["min"] == s["max"]:
+        return fmt(s["median"])
+    return f"{fmt(s['median'])} ({fmt(s['min'])}–{fmt(s['max'])})"
+
+
+def fmt_score(s: dict[str, Any] | None) -> str:
+    """A Lighthouse score summary: ``98 (97–99)`` or ``100``.
+
+    Examples
+    --------
+    >>> fmt_score({"median": 98.0, "min": 97.0, "max": 99.0, "runs": 3})
+    '98 (97–99)'
+    """
+    return fmt_summary(s, lambda v: f"{v:.0f}")
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A Markdown pipe table, padded so it also reads well in a terminal.
+
+    Examples
+    --------
+    >>> print(table(["a", "bb"], [[1, "x"], ["long", 2]]))
+    | a    | bb |
+    | ---- | -- |
+    | 1    | x  |
+    | long | 2  |
+    """
+    if any(len(r) != len(headers) for r in rows):
+        raise ValueError(f"every row needs {len(headers)} cells, one per header {list(headers)}")
+    cells = [[str(h) for h in headers], *[[str(c) for c in r] for r in rows]]
+    widths = [max(2, *(len(row[i]) for row in cells)) for i in range(len(headers))]
+
+    def line(row: Sequence[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
+
+    rule = "| " + " | ".join("-" * w for w in widths) + " |"
+    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
+
+
+def kernel_table(kernel: dict[str, Any]) -> str:
+    rows = []
+    for r in kernel["rows"]:
+        rows.append(
+            [
+                r["dtype"],
+                r["n"],
+                fmt_summary(r["attention_ref"]),
+                fmt_summary(r["floor"]),
+                fmt_summary(r.get("torch")),
+                fmt_summary(r.get("oracle")),
+                fmt_ratio(r["ratio_to_floor"]),
+                fmt_ratio(r["ratio_to_torch"]),
+                f"{r['peak_extra_in_weights']:.2f} ({fmt_bytes(r['peak_extra_bytes'])})",
+            ]
+        )
+    headers = [
+        "dtype",
+        "n",
+        "attention_ref",
+        "floor (2 matmuls)",
+        "torch",
+        "loop oracle",
+        "÷ floor",
+        "÷ torch",
+        "peak extra (weights matrices)",
+    ]
+    return table(headers, rows)
+
+
+def _page_name(path: str) -> str:
+    return "/" + path
+
+
+def site_table(site: dict[str, Any]) -> str:
+    rows = []
+    entries = [*site["pages"].items(), ("baseline (plain Material)", site["baseline"])]
+    for path, e in entries:
+        lh = e.get("lighthouse", {}).get("scores", {})
+        name = path if path.startswith("baseline") else _page_name(path)
+        rows.append(
+            [
+                name,
+                fmt_bytes(e["bytes"]),
+                e["requests"],
+                fmt_bytes(e.get("katex_bytes", 0)),
+                len(e["third_party"]),
+                ", ".join(e["lazy_assets_loaded"]) or "none",
+                *(fmt_score(lh.get(c)) for c in TARGET_SCORES),
+            ]
+        )
+    headers = [
+        "page",
+        "first load",
+        "requests",
+        "of which KaTeX",
+        "third-party",
+        "lazy assets loaded",
+        "perf",
+        "a11y",
+        "best practices",
+        "SEO",
+    ]
+    return table(headers, rows)
+
+
+def timings_table(results: dict[str, Any]) -> str:
+    """Widgets, practice and build timings, one row each."""
+    rows: list[list[object]] = []
+    for section in ("widgets", "practice", "build"):
+        for name, s in results.get(section, {}).get("timings", {}).items():
+            rows.append([section, name, fmt_summary(s)])
+    return table(["area", "what", "median (min–max)"], rows) if rows else ""
+
+
+def _target_row(what: str, goal: str, value: str, ok: bool | None) -> list[str]:
+    verdict = "not measured" if ok is None else ("met" if ok else "missed")
+    return [what, goal, value, verdict]
+
+
+def targets(results: dict[str, Any]) -> list[list[str]]:
+    """Every target of the performance issue with the measured figure and a verdict."""
+    rows: list[list[str]] = []
+    kernel = results.get("kernel")
+    big = None
+    if kernel:
+        big = next((r for r in kernel["rows"] if r["dtype"] == "float32" and r["n"] == 2048), None)
+    if big:
+        rf, rt = big["ratio_to_floor"], big["ratio_to_torch"]
+        rows.append(
+            _target_row(
+                "attention_ref ÷ two-matmul floor (n=2048, float32, 4 heads)",
+                f"≤ {TARGET_FLOOR}×",
+                fmt_ratio(rf),
+                rf <= TARGET_FLOOR,
+            )
+        )
+        rows.append(
+            _target_row(
+                "attention_ref ÷ torch SDPA on CPU (same case, same threads)",
+                f"≤ {TARGET_TORCH}×",
+                fmt_ratio(rt),
+                None if rt is None else rt <= TARGET_TORCH,
+            )
+        )
+        worst = max(r["peak_extra_in_weights"] for r in kernel["rows"] if r["n"] >= 512)
+        rows.append(
+            _target_row(
+                "peak extra memory (n ≥ 512, worst case), in weights matrices",
+                f"≤ {TARGET_PEAK}",
+                f"{worst:.2f}",
+                worst <= TARGET_PEAK,
+            )
+        )
+    else:
+        rows.append(_target_row("attention_ref speed and memory", "see issue", "–", None))
+    site = results.get("site")
+    lesson = site["pages"].get(LESSON) if site else None
+    if lesson and "lighthouse" in lesson:
+        scores = lesson["lighthouse"]["scores"]
+        for cat, goal in TARGET_SCORES.items():
+            got = scores[cat]["median"]
+            rows.append(
+                _target_row(
+                    f"lesson page Lighthouse mobile {cat}",
+                    f"≥ {goal}",
+                    fmt_score(scores[cat]),
+                    got >= goal,
+                )
+            )
+    if lesson:
+        base = site["baseline"]
+        allowed = TARGET_WEIGHT * base["bytes"] + lesson["katex_bytes"]
+        rows.append(
+            _target_row(
+                "lesson page first load vs baseline",
+                f"≤ {TARGET_WEIGHT} × {fmt_bytes(base['bytes'])} + KaTeX "
+                f"{fmt_bytes(lesson['katex_bytes'])} = {fmt_bytes(allowed)}",
+                fmt_bytes(lesson["bytes"]),
+                lesson["bytes"] <= allowed,
+            )
+        )
+        lazy = sorted({a for e in site["pages"].values() for a in e["lazy_assets_loaded"]})
+        rows.append(
+            _target_row(
+                "Pyodide, editor, model data on first load (any page)",
+                "none",
+                ", ".join(lazy) or "none",
+                not lazy,
+            )
+        )
+    else:
+        rows.append(_target_row("lesson page weight and Lighthouse", "see issue", "–", None))
+    build = results.get("build", {}).get("timings", {})
+    warm, base_build = build.get("warm build (figures cached)"), build.get("baseline build")
+    if warm and base_build:
+        r = warm["median"] / base_build["median"]
+        rows.append(
+            _target_row(
+                "warm mkdocs build ÷ baseline page's build",
+                f"≤ {TARGET_BUILD}×",
+                f"{fmt_ratio(r)} ({fmt_seconds(warm['median'])} vs "
+                f"{fmt_seconds(base_build['median'])})",
+                r <= TARGET_BUILD,
+            )
+        )
+    else:
+        rows.append(_target_row("warm build vs baseline build", f"≤ {TARGET_BUILD}×", "–", None))
+    return rows
+
+
+def machine_lines(machine: dict[str, Any]) -> list[str]:
+    """The machine and versions as Markdown list items."""
+    order = [
+        ("cpu", "CPU"),
+        ("cores", "cores"),
+        ("memory", "memory"),
+        ("os", "OS"),
+        ("python", "Python"),
+        ("numpy", "numpy"),
+        ("blas", "BLAS"),
+        ("torch", "torch"),
+        ("chromium", "Chromium"),
+        ("node", "Node"),
+        ("lighthouse", "Lighthouse"),
+        ("mkdocs", "MkDocs"),
+        ("mkdocs_material", "Material for MkDocs"),
+    ]
+    return [f"- {label}: {machine[key]}" for key, label in order if machine.get(key)]
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The whole report: targets, kernel, site, timings, machine."""
+    parts = [
+        f"Measured on {results.get('date', '?')}.",
+        "",
+        "**Targets**",
+        "",
+        table(["target", "goal", "measured", "verdict"], targets(results)),
+    ]
+    if "kernel" in results:
+        parts += ["", "**attention_ref forward** " + f"({results['kernel']['what']})", ""]
+        parts += [kernel_table(results["kernel"])]
+    if "site" in results:
+        parts += ["", "**Pages, first load** " + f"({results['site']['bytes_are']})", ""]
+        parts += [site_table(results["site"])]
+    timings = timings_table(results)
+    if timings:
+        parts += ["", "**Widgets, practice, build**", "", timings]
+    parts += ["", "**Machine**", "", *machine_lines(results.get("machine", {}))]
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,217 @@
+"""Unit tests of the benchmark's pure helpers (bench/): statistics, formatting, budgets.
+
+No timing is asserted here: timings belong to `make bench`, never to pass/fail tests.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bench import budgets, kernel, machine, pageweight, report, serve, site, stats
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+MODULES = [stats, report, budgets, kernel, machine, pageweight, serve, site]
+
+
+@pytest.mark.parametrize("name", [m.__name__ for m in MODULES])
+def test_docstring_examples(name: str) -> None:
+    mod = importlib.import_module(name)
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0, f"{mod.__name__} has no doctest examples"
+    assert result.failed == 0
+
+
+def test_summarize_odd_and_even_counts() -> None:
+    assert stats.summarize([5.0, 1.0, 3.0])["median"] == 3.0
+    even = stats.summarize([4.0, 1.0, 2.0, 3.0])
+    assert (even["median"], even["min"], even["max"], even["runs"]) == (2.5, 1.0, 4.0, 4)
+
+
+def test_summarize_refuses_no_samples() -> None:
+    with pytest.raises(ValueError, match="at least one sample"):
+        stats.summarize([])
+
+
+def test_time_call_counts_calls_and_repeats() -> None:
+    calls = []
+    summary = stats.time_call(lambda: calls.append(1), repeat=4, warmup=2, min_sample=0)
+    # min_sample=0: one call per sample, 4 samples, after 2 warm-up calls.
+    assert summary["runs"] == 4 and summary["calls_per_run"] == 1
+    assert len(calls) == 2 + 4
+    assert summary["min"] <= summary["median"] <= summary["max"]
+
+
+def test_ratio() -> None:
+    assert stats.ratio({"median": 6.0}, {"median": 4.0}) == 1.5
+    assert stats.ratio({"median": 1.0}, {"median": 0.0}) is None
+    assert stats.ratio({"median": 1.0}, None) is None
+
+
+def test_formatting_units() -> None:
+    assert report.fmt_seconds(1.0) == "1.00 s"
+    assert report.fmt_seconds(0.5) == "500 ms"
+    assert report.fmt_seconds(0.000_001_5) == "1.50 µs"
+    assert report.fmt_bytes(1023) == "1023 B"
+    assert report.fmt_bytes(1024) == "1.0 KiB"
+    assert report.fmt_bytes(1536 * 1024) == "1.50 MiB"
+
+
+def test_table_rejects_ragged_rows() -> None:
+    with pytest.raises(ValueError, match="every row needs 2 cells"):
+        report.table(["a", "b"], [[1]])
+
+
+def test_table_columns_line_up() -> None:
+    lines = report.table(["x", "value"], [["long name", 1], ["y", 22]]).splitlines()
+    assert len({len(line) for line in lines}) == 1
+    assert lines[1].startswith("| ---------")
+
+
+def test_budget_check_names_page_budget_and_excess() -> None:
+    b = {"third_party_requests": 0, "pages": {"/attention/": {"bytes": 2000, "requests": 20}}}
+    got = {"bytes": 2500, "requests": 23, "third_party": ["https://cdn.example/x.js"]}
+    problems = budgets.check("attention/", got, b)
+    assert problems == [
+        "page /attention/: first load 2500 bytes > budget 2000 bytes, over by 500 bytes (+25.0%)",
+        "page /attention/: requests 23 requests > budget 20 requests, over by 3 requests (+15.0%)",
+        "page /attention/: 1 third-party requests > budget 0: ['https://cdn.example/x.js']",
+    ]
+
+
+def test_budget_check_at_the_limit_passes_and_missing_page_fails() -> None:
+    b = {"pages": {"/": {"bytes": 100, "requests": 3}}}
+    assert budgets.check("", {"bytes": 100, "requests": 3, "third_party": []}, b) == []
+    (problem,) = budgets.check("new/", {"bytes": 1, "requests": 1, "third_party": []}, b)
+    assert "page /new/: no budget" in problem and "--update-budgets" in problem
+
+
+def test_make_budgets_adds_headroom() -> None:
+    made = budgets.make_budgets({"/": {"bytes": 200_000, "requests": 20}}, headroom=0.15)
+    assert made["pages"]["/"]["bytes"] == 230_000
+    assert made["pages"]["/"]["requests"] == 23
+    assert made["third_party_requests"] == 0
+
+
+def test_committed_budget_file_is_well_formed() -> None:
+    path = ROOT / "tests" / "budgets.json"
+    if not path.exists():
+        pytest.skip("tests/budgets.json not written yet (python -m bench --update-budgets)")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["third_party_requests"] == 0
+    assert "/attention/" in data["pages"]
+    for key, limits in data["pages"].items():
+        assert key.startswith("/") and key.endswith("/"), key
+        assert limits["bytes"] >= limits["measured_bytes"] > 0
+        assert limits["requests"] >= limits["measured_requests"] > 0
+
+
+def test_weights_bytes_by_hand() -> None:
+    # 1 batch x 4 heads x 128 x 128 float64 entries.
+    assert kernel.weights_bytes(128, 128, 8) == 4 * 128 * 128 * 8
+
+
+def test_floor_computes_the_two_products() -> None:
+    q, k, v = kernel.make_inputs(8, "float64")
+    out = kernel.floor_fn(q, k, v)()
+    expected = np.einsum("bhij,bhjd->bhid", np.einsum("bhid,bhjd->bhij", q, k), v)
+    np.testing.assert_allclose(out, expected, rtol=1e-12)
+
+
+def test_peak_extra_bytes_sees_a_temporary() -> None:
+    def make_temporary() -> np.ndarray:
+        tmp = np.ones(1_000_000)  # 8 MB, freed before returning
+        return np.array([tmp.sum()])
+
+    extra = kernel.peak_extra_bytes(make_temporary)
+    assert 8_000_000 <= extra < 9_000_000
+
+
+def test_pageweight_totals_and_lazy_assets() -> None:
+    entries = [
+        {"url": "http://127.0.0.1:8/attention/", "type": "document", "bytes": 100},
+        {"url": "http://127.0.0.1:8/vendor/pyodide/pyodide.js", "type": "script", "bytes": 40},
+        {"url": "http://127.0.0.1:8/a.css", "type": "stylesheet", "bytes": 7},
+    ]
+    got = pageweight.totals(entries)
+    assert (got["bytes"], got["requests"]) == (147, 3)
+    assert got["by_type"]["script"] == {"bytes": 40, "requests": 1}
+    assert got["lazy_assets_loaded"] == ["pyodide"]
+    assert got["third_party"] == []
+
+
+def test_baseline_config_keeps_theme_drops_custom_dir() -> None:
+    cfg = site.baseline_config(
+        {
+            "site_description": "about",
+            "theme": {"name": "material", "custom_dir": "x", "font": False, "features": ["a"]},
+        }
+    )
+    assert cfg == {
+        "site_name": "Baseline",
+        "site_description": "about",
+        "theme": {"name": "material", "font": False, "features": ["a"]},
+    }
+
+
+def _results() -> dict[str, object]:
+    def s(x: float) -> dict[str, float]:
+        return {"median": x, "min": x, "max": x, "runs": 3}
+
+    row = {
+        "dtype": "float32",
+        "n": 2048,
+        "attention_ref": s(0.12),
+        "floor": s(0.1),
+        "torch": s(0.05),
+        "ratio_to_floor": 1.2,
+        "ratio_to_torch": 2.4,
+        "peak_extra_bytes": 1000,
+        "weights_bytes": 2000,
+        "peak_extra_in_weights": 0.5,
+    }
+    scores = {c: s(100.0) for c in report.TARGET_SCORES}
+    scores["performance"] = s(97.0)
+    lesson = {
+        "bytes": 1000,
+        "requests": 10,
+        "katex_bytes": 300,
+        "third_party": [],
+        "lazy_assets_loaded": [],
+        "lighthouse": {"scores": scores},
+    }
+    baseline = {**lesson, "bytes": 500, "katex_bytes": 0}
+    return {
+        "date": "2026-01-01",
+        "kernel": {"what": "x", "rows": [row]},
+        "site": {"bytes_are": "b", "pages": {"attention/": lesson}, "baseline": baseline},
+        "build": {"timings": {"warm build (figures cached)": s(3.0), "baseline build": s(1.0)}},
+    }
+
+
+def test_targets_verdicts_by_hand() -> None:
+    verdicts = {row[0]: (row[2], row[3]) for row in report.targets(_results())}
+    assert verdicts["attention_ref ÷ two-matmul floor (n=2048, float32, 4 heads)"] == (
+        "1.20×",
+        "met",
+    )
+    assert verdicts["attention_ref ÷ torch SDPA on CPU (same case, same threads)"][1] == "missed"
+    assert verdicts["lesson page Lighthouse mobile performance"] == ("97", "missed")
+    assert verdicts["lesson page Lighthouse mobile seo"] == ("100", "met")
+    # 1.5 x 500 + 300 = 1050 bytes allowed, 1000 used.
+    assert verdicts["lesson page first load vs baseline"] == ("1000 B", "met")
+    assert verdicts["warm mkdocs build ÷ baseline page's build"][1] == "missed"
+
+
+def test_markdown_report_has_every_section() -> None:
+    text = report.markdown(_results())
+    for heading in ("**Targets**", "**attention_ref forward**", "**Pages, first load**"):
+        assert heading in text
+    assert "| /attention/" in text and "baseline (plain Material)" in text
