@@ -1,7 +1,8 @@
 """Why divide by sqrt(d_k): the spread of q·k grows with d_k, and softmax saturates.
 
 Random queries and keys with independent standard-normal entries, from a seeded
-generator so the printed numbers are the same on every run.
+generator so the printed numbers are the same on every run. Run the file on its
+own with ``python snippets/sqrt_dk.py``.
 """
 
 # --8<-- [start:variance]
@@ -14,19 +15,19 @@ rng = np.random.default_rng(seed=0)
 for width in (4, 64, 512):  # d_k
     queries = rng.standard_normal((500, width))  # (n_q, d_k)
     keys = rng.standard_normal((500, width))  # (n_k, d_k)
-    dots = scores(queries, keys)  # (n_q, n_k): 250 000 dot products
-    fair = scale_scores(dots, width)  # (n_q, n_k): divided by sqrt(d_k)
-    print(f"d_k={width:3d}  var(q·k)={dots.var():6.1f}  var(q·k/sqrt(d_k))={fair.var():4.2f}")
+    dots = scores(queries, keys)  # (500, 500) dot products
+    fair = scale_scores(dots, width)  # divided by sqrt(d_k)
+    var, var_scaled = dots.var(), fair.var()
+    print(f"d_k={width:<4} {var=:6.1f}  {var_scaled=:.2f}")
 # --8<-- [end:variance]
 
 # --8<-- [start:saturation]
 for width in (4, 64, 512):  # d_k
     queries = rng.standard_normal((500, width))  # (n_q, d_k)
-    keys = rng.standard_normal((8, width))  # (n_k, d_k): 8 keys to choose from
-    unscaled_w = attention_weights(queries, keys, scale=1.0)  # (n_q, n_k)
-    scaled_w = attention_weights(queries, keys)  # (n_q, n_k): scale = 1/sqrt(d_k)
-    print(
-        f"d_k={width:3d}  largest weight, unscaled={unscaled_w.max(axis=-1).mean():.2f}"
-        f"  scaled={scaled_w.max(axis=-1).mean():.2f}"
-    )
+    keys = rng.standard_normal((8, width))  # (n_k, d_k): 8 keys
+    raw = attention_weights(queries, keys, scale=1.0)  # unscaled
+    fair = attention_weights(queries, keys)  # scale 1/sqrt(d_k)
+    top_raw = raw.max(axis=-1).mean()  # mean largest weight
+    top_fair = fair.max(axis=-1).mean()
+    print(f"d_k={width:<4} unscaled={top_raw:.2f}  scaled={top_fair:.2f}")
 # --8<-- [end:saturation]

@@ -2,31 +2,29 @@
 
 One query, three keys, three values: every number the lesson page prints for the
 example comes from running these sections. Run the file on its own with
-``python snippets/worked_example.py``.
+``python snippets/worked_example.py``. Lines are kept short so that the page shows
+them without a scroll bar.
 """
 
 # --8<-- [start:data]
 import numpy as np
 
-from attention_ref import scale_scores, scaled_dot_product_attention, scores, softmax
+from attention_ref import (
+    scale_scores,
+    scaled_dot_product_attention,
+    scores,
+    softmax,
+)
 
 q = np.array([1, 0, 1, 0])  # (d_k,) = (4,): the query
 
-K = np.array(
-    [
-        [1, 0, 1, 0],  # k_1: the same pattern as q
-        [0, 1, 0, 1],  # k_2: no overlap with q
-        [1, 0, 0, 0],  # k_3: half of q's pattern
-    ]
-)  # (n_k, d_k) = (3, 4): one key per row
+k_1 = [1, 0, 1, 0]  # the same pattern as q
+k_2 = [0, 1, 0, 1]  # no overlap with q
+k_3 = [1, 0, 0, 0]  # half of q's pattern
+K = np.array([k_1, k_2, k_3])  # (n_k, d_k) = (3, 4)
 
-V = np.array(
-    [
-        [10, 0],  # v_1
-        [0, 5],  # v_2
-        [2, 2],  # v_3
-    ]
-)  # (n_k, d_v) = (3, 2): one value per row, in the same order as the keys
+v_1, v_2, v_3 = [10, 0], [0, 5], [2, 2]
+V = np.array([v_1, v_2, v_3])  # (n_k, d_v) = (3, 2)
 # --8<-- [end:data]
 
 # --8<-- [start:scores]
@@ -36,8 +34,8 @@ print(s.tolist())
 
 # --8<-- [start:by_hand]
 for j, k_j in enumerate(K, start=1):
-    products = " + ".join(f"{a}·{b}" for a, b in zip(q, k_j, strict=True))
-    print(f"q·k_{j} = {products} = {s[j - 1]:g}")
+    terms = [f"{a}·{b}" for a, b in zip(q, k_j, strict=True)]
+    print(f"q·k_{j} = {' + '.join(terms)} = {s[j - 1]:g}")
 # --8<-- [end:by_hand]
 
 # --8<-- [start:scale]
@@ -60,46 +58,43 @@ print("sum:", round(float(weights.sum()), 12))
 # --8<-- [end:softmax]
 
 # --8<-- [start:rounding]
-shown = weights.round(3).tolist()  # the three weights as printed above
+shown = weights.round(3).tolist()  # the weights as printed above
 print(round(sum(shown), 3))
 # --8<-- [end:rounding]
 
 # --8<-- [start:contributions]
-contributions = weights[:, np.newaxis] * V  # (n_k, d_v): row j is alpha_j * v_j
+# (n_k, d_v): row j is alpha_j * v_j
+contributions = weights[:, np.newaxis] * V
 print(contributions.round(2).tolist())
 # --8<-- [end:contributions]
 
 # --8<-- [start:aggregate]
-output = contributions.sum(axis=0)  # (d_v,): the weighted sum of the values
+output = contributions.sum(axis=0)  # (d_v,): add up the rows
 print(output.round(2).tolist())
 # --8<-- [end:aggregate]
 
 # --8<-- [start:one_call]
-same = scaled_dot_product_attention(q, K, V)  # (d_v,): all the steps in one call
+same = scaled_dot_product_attention(q, K, V)  # (d_v,)
 print(same.round(2).tolist())
 # --8<-- [end:one_call]
 
 # --8<-- [start:agrees]
-print(bool(np.allclose(same, output)))  # the same as the step-by-step answer?
+print(np.allclose(same, output))  # the step-by-step answer?
 # --8<-- [end:agrees]
 
 # --8<-- [start:unscaled]
-unscaled = softmax(s)  # what the weights would be without dividing by sqrt(d_k)
+unscaled = softmax(s)  # the weights without the division
 print(unscaled.round(3).tolist())
 # --8<-- [end:unscaled]
 
 # --8<-- [start:matrix]
-Q = np.array(
-    [
-        [1, 0, 1, 0],  # the query of the example
-        [0, 1, 0, 1],  # a second query, the same pattern as k_2
-    ]
-)  # (n_q, d_k) = (2, 4): one query per row
+Q = np.array([q, k_2])  # (n_q, d_k) = (2, 4): q, and a query like k_2
 
 S = scores(Q, K)  # (n_q, n_k) = (2, 3)
-A = softmax(scale_scores(S, d_k))  # (n_q, n_k): one row of weights per query
-out = A @ V  # (n_q, d_v) = (2, 2): one output row per query
+A = softmax(scale_scores(S, d_k))  # (n_q, n_k): a row per query
+out = A @ V  # (n_q, d_v) = (2, 2): an output row per query
 print(S.shape, A.shape, out.shape)
 print(A.round(3).tolist())
-print(out.round(2).tolist(), bool(np.allclose(out, scaled_dot_product_attention(Q, K, V))))
+print(out.round(2).tolist())
+print(np.allclose(out, scaled_dot_product_attention(Q, K, V)))
 # --8<-- [end:matrix]
