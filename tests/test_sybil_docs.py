@@ -1,0 +1,198 @@
+"""The Sybil machinery itself (site_build/sybil_docs.py) can fail, and fails for the right reasons.
+
+Each test writes a tiny MkDocs project (mkdocs.yml, a page, a snippet) into a
+temporary folder, parses the page as the root conftest does, and runs its examples.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+from pymdownx.snippets import SnippetMissingError
+from sybil.example import SybilFailure
+
+from site_build.sybil_docs import (
+    RenderedMarkdownDocument,
+    fence_language,
+    is_output_fence,
+    page_parsers,
+)
+
+MKDOCS_YML = """\
+site_name: t
+plugins:
+  - search:
+      enabled: !ENV [SEARCH, true]
+markdown_extensions:
+  - admonition
+  - pymdownx.snippets:
+      base_path: [!relative $config_dir]
+      check_paths: true
+"""
+
+SNIPPET = """\
+# --8<-- [start:make]
+x = 6 * 7
+# --8<-- [end:make]
+
+# --8<-- [start:show]
+print(x)
+# --8<-- [end:show]
+"""
+
+FENCE = "```"
+
+
+def project(tmp_path: Path, page: str) -> Path:
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS_YML)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "answer.py").write_text(SNIPPET)
+    path = tmp_path / "docs" / "page.md"
+    path.write_text(dedent(page).replace("~~~", FENCE))
+    return path
+
+
+def outcomes(page: Path) -> list[str]:
+    """'ok' or the failure text, for each example of the page in order."""
+    document = RenderedMarkdownDocument.parse(str(page), *page_parsers())
+    results = []
+    for example in document:
+        try:
+            example.evaluate()
+        except SybilFailure as failure:
+            results.append(str(failure))
+        except Exception as error:  # an exception raised by the page's code
+            results.append(f"raised {type(error).__name__}: {error}")
+        else:
+            results.append("ok")
+    return results
+
+
+def test_output_block_must_match_what_the_code_prints(tmp_path: Path) -> None:
+    page = project(
+        tmp_path,
+        """
+        ~~~python
+        print([0.506, 0.186])
+        ~~~
+
+        ~~~text title="Output"
+        [0.506, 0.186]
+        ~~~
+
+        ~~~python
+        print([0.506, 0.186])
+        ~~~
+
+        ~~~text title="Output"
+        [0.506, 0.187]
+        ~~~
+        """,
+    )
+    first, second = outcomes(page)
+    assert first == "ok"
+    assert "printed output differs" in second and "[0.506, 0.187]" in second
+
+
+@pytest.mark.parametrize("info", ["py", "python3", 'python title="x.py"', "{ .python .extra }"])
+def test_every_python_like_fence_runs(tmp_path: Path, info: str) -> None:
+    page = project(tmp_path, f"~~~{info}\nraise RuntimeError('ran')\n~~~\n")
+    assert outcomes(page) == ["raised RuntimeError: ran"]
+
+
+def test_pycon_blocks_are_doctests(tmp_path: Path) -> None:
+    page = project(
+        tmp_path,
+        """
+        ~~~pycon
+        >>> 1 + 1
+        2
+        >>> round(2 / 3, 3)
+        0.667
+        >>> 2 * 3
+        7
+        ~~~
+        """,
+    )
+    ok1, ok2, bad = outcomes(page)
+    assert (ok1, ok2) == ("ok", "ok")
+    assert "Expected:\n    7\nGot:\n    6" in bad
+
+
+def test_printing_without_an_output_block_fails(tmp_path: Path) -> None:
+    page = project(tmp_path, "~~~python\nprint('hidden')\n~~~\n")
+    [result] = outcomes(page)
+    assert "page shows no output block" in result and "hidden" in result
+
+
+def test_an_output_block_needs_a_python_block_right_before_it(tmp_path: Path) -> None:
+    page = project(tmp_path, 'Text.\n\n~~~text title="Output"\n42\n~~~\n')
+    [result] = outcomes(page)
+    assert "must directly follow a Python block" in result
+
+
+def test_includes_are_expanded_and_share_the_page_namespace(tmp_path: Path) -> None:
+    page = project(
+        tmp_path,
+        """
+        ~~~python
+        --8<-- "snippets/answer.py:make"
+        ~~~
+
+        Some prose.
+
+        ~~~python
+        --8<-- "snippets/answer.py:show"
+        ~~~
+
+        ~~~text title="Output"
+        42
+        ~~~
+        """,
+    )
+    document = RenderedMarkdownDocument.parse(str(page), *page_parsers())
+    assert "x = 6 * 7" in document.text and "--8<--" not in document.text
+    assert "--8<--" in document.raw_text
+    assert outcomes(page) == ["ok", "ok"]
+
+
+def test_includes_inside_an_admonition_keep_their_indentation(tmp_path: Path) -> None:
+    page = project(
+        tmp_path,
+        """
+        !!! note
+
+            ~~~python
+            --8<-- "snippets/answer.py:make"
+            print(x + 1)
+            ~~~
+
+            ~~~text title="Output"
+            43
+            ~~~
+        """,
+    )
+    assert outcomes(page) == ["ok"]
+
+
+def test_a_missing_snippet_fails_at_parse_time(tmp_path: Path) -> None:
+    page = project(tmp_path, '~~~python\n--8<-- "snippets/answer.py:nope"\n~~~\n')
+    with pytest.raises(SnippetMissingError, match="nope"):
+        outcomes(page)
+
+
+def test_non_python_fences_are_left_alone(tmp_path: Path) -> None:
+    page = project(tmp_path, "~~~js\nthrow 1;\n~~~\n\n~~~text\nnot code\n~~~\n")
+    assert outcomes(page) == []
+
+
+def test_fence_language_and_output_marker() -> None:
+    assert fence_language('python title="a.py"') == "python"
+    assert fence_language("{.pycon}") == "pycon"
+    assert fence_language("  PY  ") == "py"
+    assert fence_language("") == ""
+    assert is_output_fence("text title='Output'")
+    assert not is_output_fence('python title="Output"')
