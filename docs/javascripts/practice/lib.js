@@ -1,0 +1,64 @@
+// Pure helpers of the practice runner (no DOM), unit-tested with node --test.
+
+/** How long one run may take before the worker is stopped (an endless loop). */
+export const TIME_LIMIT_MS = 5000;
+
+/** Prefix of every localStorage key of the practice section. */
+export const STORAGE_PREFIX = "attention-practice/v1/";
+
+/** The localStorage keys of one step: the reader's code, and whether a run has failed. */
+export function storageKeys(stepId) {
+  if (!/^\d\d_[a-z0-9_]+$/.test(stepId)) throw new Error(`not a practice step id: ${stepId}`);
+  return { code: `${STORAGE_PREFIX}${stepId}/code`, failed: `${STORAGE_PREFIX}${stepId}/failed` };
+}
+
+/** Bytes as megabytes with one decimal: 8647684 -> "8.6 MB". */
+export function formatMB(bytes) {
+  if (!Number.isFinite(bytes) || bytes < 0) throw new Error(`not a byte count: ${bytes}`);
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** The loading line: "Loading Python in your browser: 3.1 of 12.2 MB". */
+export function progressText(loaded, total) {
+  const shown = Math.min(loaded, total);
+  return `Loading Python in your browser: ${formatMB(shown)} of ${formatMB(total)}`;
+}
+
+/** Progress as a fraction in [0, 1]. */
+export function progressFraction(loaded, total) {
+  if (!(total > 0)) return 0;
+  return Math.max(0, Math.min(1, loaded / total));
+}
+
+/** The summary of a report: "3 of 10 checks passed" or "All 10 checks passed". */
+export function summaryText(report) {
+  const { passed, total } = report;
+  if (total > 0 && passed === total) return `All ${total} checks passed.`;
+  return `${passed} of ${total} checks passed.`;
+}
+
+/**
+ * The rows shown under a failed check, in reading order, without the empty ones.
+ * @returns {Array<[string, string]>}
+ */
+export function detailRows(result) {
+  const rows = [
+    ["Call", result.call],
+    ["Your answer", result.actual],
+    ["Expected", result.expected],
+    ["Tolerance", result.tolerance],
+    ["What differs", result.detail],
+    ["Error", result.error],
+    ["Line", result.line ? `${result.line}: ${result.code || ""}`.trim() : ""],
+  ];
+  return rows.filter(([, value]) => value);
+}
+
+/** The message when a run was stopped for taking too long. */
+export function timeoutText(ms = TIME_LIMIT_MS) {
+  return (
+    `Stopped after ${Math.round(ms / 1000)} seconds: your code is still running, ` +
+    "probably an endless loop (a while loop whose condition never becomes false?). " +
+    "Python was restarted; the next run starts fresh."
+  );
+}
