@@ -47,7 +47,7 @@ print(f"q·k = {score:.2f}   sqrt(d_k) = {np.sqrt(d_k):.2f}")
 print(f"scaled by 1/sqrt(d_k): {float(ar.scale_scores(score, d_k)):.2f}")
 
 # %% [markdown]
-# ## 2. The spread of $q \cdot k$ against $d_k$
+# ## 2. How the spread of q·k grows with d_k
 #
 # The products $q_i k_i$ are independent, each with mean 0 and variance
 # $\mathbb{E}[q_i^2]\,\mathbb{E}[k_i^2] = 1$, and variances of independent terms add:

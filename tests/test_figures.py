@@ -1,0 +1,304 @@
+"""The figures of "why divide by √d_k": the claims their captions make, and how they are built.
+
+The claims are checked on the very data the figures plot (``spec.compute(**spec.params)``),
+so a change to ``attention_ref`` that breaks the scaling, the scores or softmax fails
+here. Tolerances come from the sample sizes, not from the values the code happens to give.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import attention_ref as ar
+from site_build import figures as F
+
+ROOT = Path(__file__).resolve().parents[1]
+PARTIAL = (ROOT / "docs" / "partials" / "figures.md").read_text(encoding="utf-8")
+SPECS = {spec.name: spec for spec in F.FIGURES}
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def data_of(name: str) -> Any:
+    spec = SPECS[name]
+    return spec.compute(**spec.params)
+
+
+@pytest.fixture(scope="module")
+def spread() -> F.Spread:
+    return data_of("spread")  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def saturation() -> F.Saturation:
+    return data_of("saturation")  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def gradient() -> F.GradientReach:
+    return data_of("gradient")  # type: ignore[no-any-return]
+
+
+# ----------------------------------------------------------------- claims of the prose
+
+
+def test_the_sweep_is_1_to_1024_in_powers_of_two() -> None:
+    for spec in F.FIGURES:
+        assert spec.params["d_ks"] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+
+
+def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: F.Spread) -> None:
+    # For X = q·k with d standard-normal products: E[X²] = d and E[X⁴] = 3d² + 6d, so the
+    # sample variance of n draws has relative standard error sqrt((2 + 6/d) / n).
+    # Five standard errors: a correct implementation fails about once in 10⁵ seeds.
+    n = spread.n_samples
+    assert n == 4096
+    for d, plain, scaled in zip(spread.d_k, spread.unscaled, spread.scaled, strict=True):
+        tol = 5 * math.sqrt((2 + 6 / d) / n)
+        assert abs(plain / d - 1) < tol, f"d_k={d:.0f}: Var(q·k) = {plain:.3f}, expected ≈ {d:.0f}"
+        assert abs(scaled - 1) < tol, f"d_k={d:.0f}: scaled variance {scaled:.3f}, expected ≈ 1"
+
+
+def test_unscaled_softmax_saturates_as_d_k_grows(saturation: F.Saturation) -> None:
+    top, h = saturation.max_unscaled, saturation.entropy_unscaled
+    # Means of 512 queries: the standard error is below 0.02, so steps of -0.03 would be real.
+    assert np.all(np.diff(top) > -0.03), top
+    assert np.all(np.diff(h) < 0.03), h
+    assert top[-1] > 0.9, "at d_k = 1024 the largest weight should be close to 1"
+    assert h[-1] < 0.25 * math.log(saturation.n_keys), "entropy should fall towards 0"
+    assert top[-1] - top[0] > 0.6 and h[0] - h[-1] > 2.0
+
+
+def test_scaled_softmax_stays_level(saturation: F.Saturation) -> None:
+    top, h = saturation.max_scaled, saturation.entropy_scaled
+    uniform = math.log(saturation.n_keys)
+    assert np.all(top < 0.35) and np.ptp(top) < 0.1, top
+    assert np.all(h > 0.8 * uniform) and np.ptp(h) < 0.3, h
+    # At d_k = 1 the scale is 1: both curves start from the same point.
+    assert top[0] == saturation.max_unscaled[0] and h[0] == saturation.entropy_unscaled[0]
+
+
+def test_gradient_to_non_max_logits_shrinks_without_scaling(gradient: F.GradientReach) -> None:
+    plain, scaled = gradient.unscaled, gradient.scaled
+    assert np.all(np.diff(plain) < 0), plain
+    assert plain[-1] < plain[0] / 10
+    assert np.all(np.abs(scaled / scaled[0] - 1) < 0.2), scaled
+
+
+# The alt texts state approximate values: each phrase must be in the partial and true of the data.
+ALT_TEXT_CLAIMS = [
+    ("reaching about 1000 at width 1024", lambda s, m, g: 900 < s.unscaled[-1] < 1100),
+    ("stays at about 1 for every width", lambda s, m, g: np.all(abs(s.scaled - 1) < 0.15)),
+    ("climbs from about 0.2 towards 1", lambda s, m, g: 0.15 < m.max_unscaled[0] < 0.25),
+    ("with scaling it stays near 0.2", lambda s, m, g: np.all(abs(m.max_scaled - 0.2) < 0.06)),
+    ("falls from about 2.5 towards 0", lambda s, m, g: 2.3 < m.entropy_unscaled[0] < 2.6),
+    ("stays near 2.4", lambda s, m, g: np.all(abs(m.entropy_scaled - 2.4) < 0.15)),
+    ("from about 0.1 to about 0.004", lambda s, m, g: 0.08 < g.unscaled[0] < 0.12),
+    ("from about 0.1 to about 0.004", lambda s, m, g: 0.002 < g.unscaled[-1] < 0.006),
+    ("With scaling it stays near 0.09", lambda s, m, g: np.all(abs(g.scaled - 0.09) < 0.01)),
+]
+
+
+@pytest.mark.parametrize(("phrase", "holds"), ALT_TEXT_CLAIMS)
+def test_alt_text_numbers_match_the_data(
+    phrase: str, holds: Any, spread: Any, saturation: Any, gradient: Any
+) -> None:
+    assert phrase in PARTIAL, f"alt text no longer says {phrase!r}: update this test with it"
+    assert holds(spread, saturation, gradient), f"the data no longer supports {phrase!r}"
+
+
+def test_captions_state_the_parameters_used() -> None:
+    sections = dict(
+        re.findall(r'<figure markdown="span" id="figure-(\w+)">(.*?)</figure>', PARTIAL, re.S)
+    )
+    assert "4096 dot products" in sections["spread"] and SPECS["spread"].params["n_samples"] == 4096
+    for name in ("saturation", "gradient"):
+        params = SPECS[name].params
+        assert (
+            f"{params['n_samples']} " in sections[name] and f"{params['n_keys']} " in sections[name]
+        )
+    assert f"the {SPECS['gradient'].params['n_keys'] - 1} logits" in sections["gradient"]
+
+
+# ----------------------------------------------------------- the gradient measure itself
+
+
+def test_non_max_reach_by_hand() -> None:
+    # Column j of diag(p) - p pᵀ has |p_j (1 - p_j)| on the diagonal and p_i p_j elsewhere,
+    # total 2 p_j (1 - p_j). For p = (0.5, 0.3, 0.2) the non-max columns give 0.42 and 0.32.
+    assert float(F.non_max_reach([0.5, 0.3, 0.2])) == pytest.approx(0.37)
+    assert float(F.non_max_reach([0.2, 0.5, 0.3])) == pytest.approx(0.37)
+
+
+def test_non_max_reach_against_finite_differences() -> None:
+    rng = np.random.default_rng(5)
+    z = rng.normal(size=(4, 6))  # (rows, n_k) logits
+    p = ar.softmax(z)
+    eps = 1e-6
+    for row in range(z.shape[0]):
+        reach = []
+        for j in range(z.shape[1]):
+            up, down = z[row].copy(), z[row].copy()
+            up[j] += eps
+            down[j] -= eps
+            column = (ar.softmax(up) - ar.softmax(down)) / (2 * eps)  # dp/dz_j
+            reach.append(np.abs(column).sum())
+        others = [r for j, r in enumerate(reach) if j != int(np.argmax(p[row]))]
+        assert float(F.non_max_reach(p[row])) == pytest.approx(np.mean(others), rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: F.dot_product_spread([], n_samples=10), "d_ks"),
+        (lambda: F.dot_product_spread([0, 4], n_samples=10), "d_ks"),
+        (lambda: F.dot_product_spread([4], n_samples=1), "n_samples"),
+        (lambda: F.softmax_saturation([4], n_keys=1, n_samples=10), "n_keys"),
+        (lambda: F.gradient_reach([4], n_keys=0, n_samples=10), "n_keys"),
+        (lambda: F.non_max_reach([1.0]), "at least 2 weights"),
+    ],
+)
+def test_bad_arguments_are_named(call: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# ------------------------------------------------------------------------- rendering
+
+
+SMALL = {
+    "spread": {"d_ks": [1, 4, 16], "n_samples": 64, "seed": 3},
+    "saturation": {"d_ks": [1, 4, 16], "n_keys": 4, "n_samples": 16, "seed": 3},
+    "gradient": {"d_ks": [1, 4, 16], "n_keys": 4, "n_samples": 16, "seed": 3},
+}
+
+
+def small(name: str) -> F.FigureSpec:
+    return dataclasses.replace(SPECS[name], params=SMALL[name])
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_two_renders_give_identical_bytes(name: str) -> None:
+    assert F.render_svgs(small(name)) == F.render_svgs(small(name))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Mapping[str, bytes]:
+    return F.build_figures(tmp_path_factory.mktemp("figures"))
+
+
+def test_every_figure_in_both_themes(built: Mapping[str, bytes]) -> None:
+    expected = {f"figures/{name}-{theme}.svg" for name in SPECS for theme in ("light", "dark")}
+    assert set(built) == expected
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_light_and_dark_differ_and_fill_their_background(
+    name: str, built: Mapping[str, bytes]
+) -> None:
+    light, dark = built[f"figures/{name}-light.svg"], built[f"figures/{name}-dark.svg"]
+    assert light != dark
+    for svg, theme in ((light, "light"), (dark, "dark")):
+        background = F.PALETTES[theme].background  # type: ignore[index]
+        assert f"fill: {background}".encode() in svg, f"{name}-{theme}: no opaque background"
+
+
+@pytest.mark.parametrize("path", [f"figures/{n}-{t}.svg" for n in SPECS for t in ("light", "dark")])
+def test_svg_is_valid_xml_with_a_title(path: str, built: Mapping[str, bytes]) -> None:
+    root = ET.fromstring(built[path])
+    assert root.tag == f"{SVG_NS}svg"
+    assert root.get("role") == "img"
+    title = root.find(f"{SVG_NS}title")
+    name = path.split("/")[1].rsplit("-", 1)[0]
+    assert title is not None and title.text == SPECS[name].title
+    assert (root.get("width"), root.get("height")) == ("486pt", "243pt")  # 648 x 324 CSS px
+    assert b"<text" not in built[path], "text must be drawn as paths (svg.fonttype = path)"
+
+
+def test_rendering_leaves_matplotlib_settings_alone() -> None:
+    import matplotlib
+
+    before = dict(matplotlib.rcParams)
+    F.render_svgs(small("spread"))
+    assert dict(matplotlib.rcParams) == before
+
+
+# ---------------------------------------------------------------------------- cache
+
+
+def counting_render() -> tuple[list[str], Any]:
+    calls: list[str] = []
+
+    def render(spec: F.FigureSpec) -> dict[F.Theme, bytes]:
+        calls.append(spec.name)
+        return {"light": b"<svg>light</svg>", "dark": b"<svg>dark</svg>"}
+
+    return calls, render
+
+
+def test_second_call_is_served_from_the_cache(tmp_path: Path) -> None:
+    calls, render = counting_render()
+    first = F.cached_svgs(small("spread"), tmp_path, render=render)
+    second = F.cached_svgs(small("spread"), tmp_path, render=render)
+    assert calls == ["spread"]
+    assert first == second == {"light": b"<svg>light</svg>", "dark": b"<svg>dark</svg>"}
+
+
+def test_changed_parameters_miss_the_cache_and_replace_the_old_files(tmp_path: Path) -> None:
+    calls, render = counting_render()
+    spec = small("spread")
+    F.cached_svgs(spec, tmp_path, render=render)
+    other = dataclasses.replace(spec, params={**spec.params, "seed": 4})
+    F.cached_svgs(other, tmp_path, render=render)
+    assert calls == ["spread", "spread"]
+    assert len(list(tmp_path.glob("spread-*.svg"))) == 2, "one key's light and dark files remain"
+
+
+def test_cache_key_covers_parameters_title_and_sources(tmp_path: Path) -> None:
+    spec = small("gradient")
+    key = F.cache_key(spec)
+    assert F.cache_key(spec) == key
+    assert F.cache_key(dataclasses.replace(spec, params={**spec.params, "n_keys": 5})) != key
+    assert F.cache_key(dataclasses.replace(spec, title="another title")) != key
+    src = tmp_path / "core.py"
+    src.write_text("x = 1\n")
+    with_src = F.cache_key(spec, sources=[src])
+    src.write_text("x = 2\n")
+    assert F.cache_key(spec, sources=[src]) != with_src
+
+
+def test_the_key_reads_attention_ref_and_this_module() -> None:
+    names = {p.relative_to(ROOT).as_posix() for p in F.source_files()}
+    assert {"attention_ref/core.py", "attention_ref/stats.py", "site_build/figures.py"} <= names
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def test_partial_embeds_each_figure_for_both_palettes_with_alt_text_and_caption() -> None:
+    for name in SPECS:
+        for theme in ("light", "dark"):
+            ref = f"](figures/{name}-{theme}.svg#only-{theme})"
+            match = re.search(r"!\[([^\]]{40,})" + re.escape(ref), PARTIAL)
+            assert match, f"{name}-{theme}: missing, or alt text shorter than 40 characters"
+    assert PARTIAL.count("<figcaption") == PARTIAL.count("<figure ") == len(SPECS)
+
+
+def test_site_build_doctests() -> None:
+    # pytest's testpaths do not include site_build/, so its docstring examples run here.
+    from site_build import notebook
+
+    for module in (F, notebook):
+        result = doctest.testmod(
+            module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+        )
+        assert result.attempted > 0 and result.failed == 0, module.__name__

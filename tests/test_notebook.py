@@ -1,0 +1,143 @@
+"""The √d_k notebook: it is a valid notebook that runs, its download is stable, its cache is keyed.
+
+mkdocs-jupyter executes the notebook at every build (``allow_errors: false``); this
+test runs it too, in a real kernel through nbclient, so a failure shows up with the
+cell that raised, and checks what it prints against the lesson's claims.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import jupytext
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from site_build.notebook import environment_key, to_ipynb
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "docs" / "notebooks" / "sqrt_dk.py"
+
+
+@pytest.fixture(scope="module")
+def executed() -> nbformat.NotebookNode:
+    nb = jupytext.read(SOURCE)
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    )
+    client.execute()
+    return nb
+
+
+def printed(nb: nbformat.NotebookNode) -> str:
+    return "".join(
+        out.get("text", "")
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if out.output_type == "stream" and out.name == "stdout"
+    )
+
+
+def test_notebook_runs_without_error_and_draws_its_plots(executed: nbformat.NotebookNode) -> None:
+    outputs = [out for cell in executed.cells if cell.cell_type == "code" for out in cell.outputs]
+    assert not [out for out in outputs if out.output_type == "error"]
+    svgs = [out for out in outputs if "image/svg+xml" in out.get("data", {})]
+    assert len(svgs) == 2, "two plots, as SVG (PNG outputs would have no alt text on the page)"
+
+
+def test_printed_variance_ratios_are_close_to_1(executed: nbformat.NotebookNode) -> None:
+    # Table rows: d_k, Var(q·k), Var / d_k, Var scaled; 2000 pairs give a relative
+    # standard error of at most sqrt(8 / 2000) ≈ 0.063 (at d_k = 1); allow 4 of them.
+    rows = re.findall(r"^\s*(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", printed(executed), re.M)
+    widths = [int(r[0]) for r in rows[:11]]
+    assert widths == [2**i for i in range(11)]
+    for d, _, ratio, scaled in rows[:11]:
+        assert abs(float(ratio) - 1) < 0.25 and abs(float(scaled) - 1) < 0.25, (d, ratio, scaled)
+
+
+def test_printed_saturation_table_shows_the_collapse(executed: nbformat.NotebookNode) -> None:
+    rows = re.findall(
+        r"^\s*(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", printed(executed), re.M
+    )
+    assert [int(r[0]) for r in rows] == [2**i for i in range(11)]
+    first, last = rows[0], rows[-1]
+    assert float(last[1]) > 0.9 > 0.35 > float(last[2]), "largest weight: unscaled vs scaled"
+    assert float(last[3]) < 0.5 < 2.0 < float(last[4]), "entropy: unscaled vs scaled"
+    assert first[1] == first[2], "at d_k = 1 the scale is 1"
+
+
+def test_headings_carry_no_math() -> None:
+    # Material's table of contents shows headings as plain text: `$` would show up raw.
+    nb = jupytext.read(SOURCE)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                assert not (line.startswith("#") and "$" in line), line
+
+
+def test_download_is_a_valid_notebook_without_outputs_and_stable() -> None:
+    text = to_ipynb(SOURCE.read_text(encoding="utf-8"))
+    assert to_ipynb(SOURCE.read_text(encoding="utf-8")) == text
+    nb = nbformat.reads(text, as_version=4)
+    nbformat.validate(nb)
+    assert nb.metadata.kernelspec.name == "python3"
+    assert "jupytext" not in nb.metadata
+    assert [cell.id for cell in nb.cells] == [f"cell-{i}" for i in range(len(nb.cells))]
+    assert all(not cell.get("outputs") for cell in nb.cells if cell.cell_type == "code")
+    code = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")
+    assert "import attention_ref as ar" in code
+    assert '%config InlineBackend.figure_formats = ["svg"]' in code, (
+        "magic restored from the comment"
+    )
+
+
+def test_empty_source_is_refused() -> None:
+    with pytest.raises(ValueError, match="no cell"):
+        to_ipynb("")
+
+
+def test_environment_key_follows_bytes_and_versions(tmp_path: Path) -> None:
+    src = tmp_path / "core.py"
+    src.write_text("def softmax(x): ...\n")
+    key = environment_key([src], {"numpy": "2.4.6"})
+    assert len(key) == 64 and key == environment_key([src], {"numpy": "2.4.6"})
+    assert environment_key([src], {"numpy": "2.5.0"}) != key
+    src.write_text("def softmax(x): return x\n")
+    assert environment_key([src], {"numpy": "2.4.6"}) != key
+
+
+def load_hook() -> Any:
+    spec = importlib.util.spec_from_file_location("notebook_hook", ROOT / "hooks" / "notebook.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_hook_moves_the_jupyter_cache_into_a_keyed_folder(tmp_path: Path) -> None:
+    hook = load_hook()
+    base = tmp_path / "mkdocs-jupyter"
+    (base / "0123456789abcdef").mkdir(parents=True)  # left by an older attention_ref
+    (base / "flat.json").write_text(json.dumps({}))  # left by the plugin's own layout
+    plugin = SimpleNamespace(config={"cache": True, "cache_dir": str(base)})
+    config = SimpleNamespace(plugins={"mkdocs-jupyter": plugin})
+    hook.on_config(config)
+    keyed = Path(plugin.config["cache_dir"])
+    assert keyed.parent == base and re.fullmatch(r"[0-9a-f]{16}", keyed.name)
+    assert not (base / "0123456789abcdef").exists() and not (base / "flat.json").exists()
+    hook.on_config(config)  # a second call (mkdocs serve rebuild) must not nest folders
+    assert Path(plugin.config["cache_dir"]) == keyed
+
+
+def test_mkdocs_yml_runs_the_notebook_strictly() -> None:
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    block = text.split("- mkdocs-jupyter:", 1)[1].split("\n  - ", 1)[0]
+    assert "execute: true" in block and "allow_errors: false" in block
+    assert "hooks/notebook.py" in text
