@@ -406,6 +406,8 @@ def _prepare(
         checked_mask = _validate.attention_mask(mask, user_shape)
         if single:
             checked_mask = checked_mask[..., np.newaxis, :]  # (..., 1, n_k)
+        while checked_mask.ndim < 2:  # (n_k,) -> (1, n_k): the same row for every query
+            checked_mask = checked_mask[np.newaxis]
         if checked_mask.dtype.kind == "f":
             checked_mask = checked_mask.astype(compute, copy=False)
     # Scaling the n_q·d_k queries is cheaper than scaling the n_q·n_k scores

@@ -1,0 +1,489 @@
+"""attention_ref against an independent plain-loop oracle, hand-worked values and properties."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import attention_ref as ar
+from tests import oracle
+from tests.oracle import entropy as oracle_entropy
+from tests.oracle import softmax as oracle_softmax
+
+# Tolerances for comparing with the oracle (which computes in exactly rounded double
+# precision from the same input values): relative to the size of the values.
+TOLERANCE = {np.float64: 1e-12, np.float32: 2e-5, np.float16: 4e-3}
+
+
+# --- an oracle over leading (batch, head) dimensions --------------------------------------
+
+
+def oracle_batched(
+    q: npt.NDArray[Any],
+    k: npt.NDArray[Any],
+    v: npt.NDArray[Any],
+    mask: npt.NDArray[Any] | None,
+    is_causal: bool,
+    scale: float | None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The plain-loop oracle's output and weights, as float64 arrays."""
+    q64, k64, v64 = (x.astype(np.float64) for x in (q, k, v))  # ints and bools as numbers
+    kwargs: dict[str, Any] = {"is_causal": is_causal, "scale": scale}
+    out = oracle.scaled_dot_product_attention(q64, k64, v64, mask, **kwargs)
+    weights = oracle.attention_weights(q64, k64, mask, **kwargs)
+    return np.asarray(out, dtype=np.float64), np.asarray(weights, dtype=np.float64)
+
+
+# --- random problems ---------------------------------------------------------------------
+
+
+@dataclass
+class Problem:
+    q: npt.NDArray[Any]
+    k: npt.NDArray[Any]
+    v: npt.NDArray[Any]
+    mask: npt.NDArray[Any] | None
+    is_causal: bool
+    scale: float | None
+
+
+def _leading(draw: st.DrawFn, batch: tuple[int, ...]) -> tuple[int, ...]:
+    """Leading dims of one operand: a suffix of ``batch``, some sizes replaced by 1."""
+    keep = draw(st.integers(0, len(batch)))
+    dims = batch[len(batch) - keep :]
+    return tuple(d if draw(st.booleans()) else 1 for d in dims)
+
+
+@st.composite
+def problems(draw: st.DrawFn, dtypes: tuple[str, ...] = ("f8", "f4", "f2", "i8", "?")) -> Problem:
+    batch = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
+    n_q, n_k = draw(st.integers(1, 6)), draw(st.integers(1, 6))
+    d_k, d_v = draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    dtype = np.dtype(draw(st.sampled_from(dtypes)))
+    single = draw(st.integers(0, 5)) == 0
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    size = draw(st.sampled_from([0.1, 1.0, 3.0]))
+
+    def operand(shape: tuple[int, ...]) -> npt.NDArray[Any]:
+        if dtype == np.bool_:
+            return rng.random(shape) < 0.5
+        if dtype.kind == "i":
+            return rng.integers(-3, 4, shape).astype(dtype)
+        return (size * rng.standard_normal(shape)).astype(dtype)
+
+    q_shape = (d_k,) if single else (*_leading(draw, batch), n_q, d_k)
+    k = operand((*_leading(draw, batch), n_k, d_k))
+    v = operand((*_leading(draw, batch), n_k, d_v))
+    q = operand(q_shape)
+    rows = 1 if single else n_q
+    scores_batch = np.broadcast_shapes(q.shape[:-2] if not single else (), k.shape[:-2])
+
+    kind = draw(st.sampled_from(["none", "bool", "float", "causal"]))
+    mask: npt.NDArray[Any] | None = None
+    if kind in ("bool", "float"):
+        # A mask of a shape that broadcasts to the scores' shape.
+        tail = draw(st.sampled_from(["full", "row", "keys"]))
+        m_shape: tuple[int, ...] = {
+            "full": (*scores_batch, rows, n_k),
+            "row": (1, n_k),
+            "keys": (n_k,),
+        }[tail]
+        if single:
+            m_shape = (*scores_batch, n_k) if tail == "full" else (n_k,)
+        if kind == "bool":
+            mask = rng.random(m_shape) < 0.7
+        else:
+            mask = rng.standard_normal(m_shape)
+            mask[rng.random(m_shape) < 0.2] = -np.inf
+    scale = draw(st.one_of(st.none(), st.floats(0.05, 3.0)))
+    return Problem(q, k, v, mask, kind == "causal", scale)
+
+
+@settings(max_examples=400, deadline=None)
+@given(problems())
+def test_matches_the_plain_loop_oracle(p: Problem) -> None:
+    out = ar.scaled_dot_product_attention(
+        p.q, p.k, p.v, p.mask, is_causal=p.is_causal, scale=p.scale
+    )
+    weights = ar.attention_weights(p.q, p.k, p.mask, is_causal=p.is_causal, scale=p.scale)
+    expected_out, expected_w = oracle_batched(p.q, p.k, p.v, p.mask, p.is_causal, p.scale)
+
+    assert out.shape == expected_out.shape
+    assert weights.shape[-1] == p.k.shape[-2]
+    assert weights.shape == expected_w.shape
+    dtype = np.result_type(*(x if x.dtype.kind == "f" else np.float64 for x in (p.q, p.k, p.v)))
+    assert out.dtype == weights.dtype == dtype
+    tol = TOLERANCE[out.dtype.type]
+    v_size = float(np.abs(p.v.astype(float)).max())
+    np.testing.assert_allclose(weights, expected_w, rtol=tol, atol=tol)
+    np.testing.assert_allclose(out, expected_out, rtol=tol, atol=tol * max(1.0, v_size))
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems(dtypes=("f8",)))
+def test_steps_compose_to_the_weights(p: Problem) -> None:
+    """scores -> scale_scores -> (+ mask) -> softmax gives attention_weights (no mask cases)."""
+    if p.mask is not None or p.is_causal:
+        return
+    d_k = p.q.shape[-1]
+    s = ar.scores(p.q, p.k)
+    scaled = ar.scale_scores(s, d_k) if p.scale is None else ar.scale_scores(s, scale=p.scale)
+    np.testing.assert_allclose(ar.scaled_scores(p.q, p.k, scale=p.scale), scaled, rtol=1e-13)
+    np.testing.assert_allclose(
+        ar.softmax(scaled), ar.attention_weights(p.q, p.k, scale=p.scale), rtol=1e-12, atol=1e-15
+    )
+
+
+# --- the worked example, by hand ---------------------------------------------------------
+
+Q = [1, 0, 1, 0]
+K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+V = [[10, 0], [0, 5], [2, 2]]
+
+
+def test_worked_example_step_by_step() -> None:
+    # Step 1: q·k_j = 2, 0, 1.  Step 2: divide by sqrt(4) = 2.
+    assert ar.scores(Q, K).tolist() == [2.0, 0.0, 1.0]
+    assert ar.scale_scores([2.0, 0.0, 1.0], d_k=4).tolist() == [1.0, 0.0, 0.5]
+    assert ar.scaled_scores(Q, K).tolist() == [1.0, 0.0, 0.5]
+    # Step 3: softmax, worked out with math.exp.
+    e = [math.exp(1.0), math.exp(0.0), math.exp(0.5)]
+    w = [x / sum(e) for x in e]
+    assert ar.attention_weights(Q, K).tolist() == pytest.approx(w, rel=1e-15)
+    assert [round(x, 3) for x in w] == [0.506, 0.186, 0.307]  # the lesson rounds 0.3072 to 0.308
+    # Step 4: the weighted sum of the values.
+    out = [10 * w[0] + 0 * w[1] + 2 * w[2], 0 * w[0] + 5 * w[1] + 2 * w[2]]
+    got = ar.scaled_dot_product_attention(Q, K, V)
+    assert got.shape == (2,)
+    assert got.tolist() == pytest.approx(out, rel=1e-15)
+    assert [round(x, 2) for x in got.tolist()] == [5.68, 1.55]
+
+
+def test_worked_example_as_a_batch_of_one_query() -> None:
+    got = ar.scaled_dot_product_attention([Q], K, V)
+    assert got.shape == (1, 2)
+    np.testing.assert_allclose(got[0], ar.scaled_dot_product_attention(Q, K, V), rtol=1e-15)
+
+
+# --- softmax -----------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.floats(-1e4, 1e4), min_size=1, max_size=12),
+    st.floats(-1e3, 1e3),
+)
+def test_softmax_matches_oracle_sums_to_one_and_is_shift_invariant(
+    logits: list[float], shift: float
+) -> None:
+    p = ar.softmax(logits)
+    assert np.all(p >= 0)
+    assert math.isclose(float(p.sum()), 1.0, rel_tol=1e-12)
+    np.testing.assert_allclose(p, oracle_softmax(logits), rtol=1e-12, atol=1e-300)
+    shifted = ar.softmax(np.asarray(logits) + shift)
+    # exp(x - max) only changes by the rounding of x + shift, relative to |x| + |shift|.
+    np.testing.assert_allclose(shifted, p, atol=1e-9 * (1e4 + abs(shift)))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_softmax_huge_logits_do_not_overflow(dtype: type[np.floating[Any]]) -> None:
+    with np.errstate(
+        over="raise", invalid="raise", divide="raise"
+    ):  # any overflow or invalid operation would raise here
+        p = ar.softmax(np.array([1e4, -1e4, 0.0, 1e4], dtype=dtype))
+    assert p.dtype == dtype
+    assert p.tolist() == [0.5, 0.0, 0.0, 0.5]
+    assert ar.softmax(np.full(3, -1e4, dtype=dtype)).tolist() == pytest.approx(
+        [1 / 3] * 3, rel=1e-3
+    )
+
+
+def test_softmax_minus_inf_gets_exactly_zero_and_other_axes() -> None:
+    p = ar.softmax([[0.0, -math.inf, math.log(3.0)], [-math.inf, 2.0, -math.inf]])
+    assert p[0, 1] == 0.0
+    assert p[1].tolist() == [0.0, 1.0, 0.0]
+    assert p[0].tolist() == pytest.approx([0.25, 0.0, 0.75], rel=1e-15)
+    cols = ar.softmax([[0.0, 1.0], [0.0, 1.0]], axis=0)
+    assert cols.tolist() == [[0.5, 0.5], [0.5, 0.5]]
+
+
+def test_softmax_of_an_all_minus_inf_row_is_all_zeros() -> None:
+    p = ar.softmax([[-math.inf, -math.inf], [0.0, 0.0]])
+    assert p.tolist() == [[0.0, 0.0], [0.5, 0.5]]
+
+
+def test_softmax_does_not_modify_its_input() -> None:
+    x = np.array([3.0, 1.0, 2.0], dtype=np.float32)
+    ar.softmax(x)
+    assert x.tolist() == [3.0, 1.0, 2.0]
+
+
+# --- properties of attention -------------------------------------------------------------
+
+
+def _random(shape: tuple[int, ...], seed: int) -> npt.NDArray[np.float64]:
+    return np.random.default_rng(seed).standard_normal(shape)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 5), st.integers(1, 8))
+def test_rows_of_weights_sum_to_one(seed: int, n_q: int, n_k: int) -> None:
+    q, k = _random((2, n_q, 4), seed), _random((2, n_k, 4), seed + 1) * 5
+    w = ar.attention_weights(q, k)
+    assert np.all(w >= 0)
+    np.testing.assert_allclose(w.sum(axis=-1), 1.0, rtol=1e-13)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.randoms(use_true_random=False))
+def test_permuting_keys_and_values_together_changes_nothing(seed: int, n_k: int, r: Any) -> None:
+    q, k, v = _random((3, 4), seed), _random((n_k, 4), seed + 1), _random((n_k, 2), seed + 2)
+    perm = list(range(n_k))
+    r.shuffle(perm)
+    out = ar.scaled_dot_product_attention(q, k, v)
+    np.testing.assert_allclose(
+        ar.scaled_dot_product_attention(q, k[perm], v[perm]), out, rtol=1e-12
+    )
+    w = ar.attention_weights(q, k)
+    np.testing.assert_allclose(ar.attention_weights(q, k[perm]), w[:, perm], rtol=1e-12)
+
+
+@pytest.mark.parametrize("use_float_mask", [False, True])
+def test_a_masked_out_key_has_no_effect(use_float_mask: bool) -> None:
+    q, k, v = _random((3, 4), 1), _random((5, 4), 2), _random((5, 2), 3)
+    keep = np.array([True, True, False, True, True])
+    mask = np.where(keep, 0.0, -np.inf) if use_float_mask else keep
+    out = ar.scaled_dot_product_attention(q, k, v, mask)
+    # The same as attention over the other keys only ...
+    np.testing.assert_allclose(
+        out, ar.scaled_dot_product_attention(q, k[keep], v[keep]), rtol=1e-13
+    )
+    # ... and whatever the masked key and its value hold.
+    k2, v2 = k.copy(), v.copy()
+    k2[2], v2[2] = 1e3, -1e3
+    assert ar.scaled_dot_product_attention(q, k2, v2, mask).tolist() == out.tolist()
+    assert ar.attention_weights(q, k, mask)[:, 2].tolist() == [0.0, 0.0, 0.0]
+
+
+def test_float_mask_is_added_to_the_scaled_scores() -> None:
+    q, k, v = _random((2, 3), 4), _random((4, 3), 5), _random((4, 2), 6)
+    bias = _random((2, 4), 7)
+    logits = (q @ k.T) * 0.7 + bias
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    w = e / e.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(ar.attention_weights(q, k, bias, scale=0.7), w, rtol=1e-13)
+    np.testing.assert_allclose(
+        ar.scaled_dot_product_attention(q, k, v, bias, scale=0.7), w @ v, rtol=1e-12
+    )
+
+
+def test_a_large_uniform_score_offset_does_not_overflow() -> None:
+    # Keys parallel to the query with huge dot products: softmax must subtract the maximum.
+    q = np.array([[100.0, 100.0]])
+    k = np.array([[100.0, 100.0], [99.0, 99.0]])
+    v = np.array([[1.0], [0.0]])
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        w = ar.attention_weights(q, k, scale=1.0)  # scores 20000 and 19800
+    assert w[0].tolist() == pytest.approx([1.0, math.exp(-200.0)], rel=1e-12)
+    assert ar.scaled_dot_product_attention(q, k, v, scale=1.0).tolist() == [[1.0]]
+
+
+def test_inputs_are_not_modified() -> None:
+    q, k, v = (_random((2, 3, 4), s).astype(np.float32) for s in (1, 2, 3))
+    mask = np.array([[True, False, True]] * 3)
+    copies = [a.copy() for a in (q, k, v, mask)]
+    ar.scaled_dot_product_attention(q, k, v, mask)
+    ar.attention_weights(q, k, mask)
+    ar.softmax(q)
+    ar.scale_scores(q, 4)
+    for a, b in zip((q, k, v, mask), copies, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_non_contiguous_inputs() -> None:
+    q, k, v = _random((4, 3), 1), _random((4, 5), 2), _random((2, 5), 3)
+    out = ar.scaled_dot_product_attention(q.T, k.T, v.T)  # transposed views
+    expected, _ = oracle_batched(q.T.copy(), k.T.copy(), v.T.copy(), None, False, None)
+    np.testing.assert_allclose(out, expected, rtol=1e-12)
+
+
+# --- masks -------------------------------------------------------------------------------
+
+
+def test_causal_mask_values() -> None:
+    assert ar.causal_mask(3).tolist() == [
+        [True, False, False],
+        [True, True, False],
+        [True, True, True],
+    ]
+    # Top-left aligned when n_q != n_k, as torch's is_causal.
+    assert ar.causal_mask(2, 4).tolist() == [
+        [True, False, False, False],
+        [True, True, False, False],
+    ]
+    assert ar.causal_mask(3, 2).tolist() == [[True, False], [True, True], [True, True]]
+    assert ar.causal_mask(0).shape == (0, 0)
+    assert ar.causal_mask(3).dtype == np.bool_
+
+
+def test_is_causal_equals_the_causal_mask_and_each_query_ignores_later_keys() -> None:
+    q, k, v = _random((2, 5, 3), 1), _random((2, 5, 3), 2), _random((2, 5, 2), 3)
+    out = ar.scaled_dot_product_attention(q, k, v, is_causal=True)
+    assert out.tolist() == ar.scaled_dot_product_attention(q, k, v, ar.causal_mask(5)).tolist()
+    for i in range(5):  # query i only sees keys 0..i
+        np.testing.assert_allclose(
+            out[:, i : i + 1],
+            ar.scaled_dot_product_attention(q[:, i : i + 1], k[:, : i + 1], v[:, : i + 1]),
+            rtol=1e-12,
+        )
+
+
+def test_masks_broadcast_over_leading_dimensions() -> None:
+    q, k, v = _random((2, 3, 4, 5), 1), _random((2, 3, 6, 5), 2), _random((2, 3, 6, 2), 3)
+    mask = np.random.default_rng(4).random((4, 6)) < 0.6
+    mask[:, 0] = True
+    full = np.broadcast_to(mask, (2, 3, 4, 6))
+    expected = ar.scaled_dot_product_attention(q, k, v, full)
+    for m in (
+        mask,
+        mask[np.newaxis],
+        mask[np.newaxis, np.newaxis],
+        np.broadcast_to(mask, (3, 4, 6)),
+    ):
+        np.testing.assert_array_equal(ar.scaled_dot_product_attention(q, k, v, m), expected)
+    one_per_head = np.random.default_rng(5).random((3, 1, 6)) < 0.5
+    one_per_head[..., 1] = True
+    got = ar.scaled_dot_product_attention(q, k, v, one_per_head)
+    for h in range(3):
+        np.testing.assert_allclose(
+            got[:, h],
+            ar.scaled_dot_product_attention(q[:, h], k[:, h], v[:, h], one_per_head[h]),
+            rtol=1e-13,
+        )
+
+
+@pytest.mark.parametrize("kind", ["bool", "float"])
+def test_a_fully_masked_query_gets_zero_weights_and_a_zero_output(kind: str) -> None:
+    q, k, v = _random((2, 3, 4), 1), _random((2, 5, 4), 2), _random((2, 5, 3), 3)
+    mask = np.ones((3, 5), dtype=bool)
+    mask[1] = False  # query 1 may attend to nothing
+    m = mask if kind == "bool" else np.where(mask, 0.0, -np.inf)
+    with np.errstate(over="raise", invalid="raise", divide="raise"):  # no 0/0 anywhere
+        out = ar.scaled_dot_product_attention(q, k, v, m)
+        w = ar.attention_weights(q, k, m)
+    assert not np.isnan(out).any()
+    assert out[:, 1].tolist() == [[0.0] * 3] * 2
+    assert w[:, 1].tolist() == [[0.0] * 5] * 2
+    np.testing.assert_allclose(w[:, [0, 2]].sum(axis=-1), 1.0, rtol=1e-13)
+    np.testing.assert_allclose(
+        out[:, :1], ar.scaled_dot_product_attention(q[:, :1], k, v), rtol=1e-13
+    )
+
+
+def test_a_fully_masked_single_query() -> None:
+    out = ar.scaled_dot_product_attention(Q, K, V, mask=[False, False, False])
+    assert out.tolist() == [0.0, 0.0]
+    assert ar.attention_weights(Q, K, mask=[False, False, False]).tolist() == [0.0, 0.0, 0.0]
+
+
+# --- dtypes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_float_dtypes_are_preserved(dtype: type[np.floating[Any]]) -> None:
+    q, k, v = (np.asarray(x, dtype=dtype) for x in (Q, K, V))
+    assert ar.scores(q, k).dtype == dtype
+    assert ar.scale_scores(ar.scores(q, k), 4).dtype == dtype
+    assert ar.scaled_scores(q, k).dtype == dtype
+    assert ar.softmax(q).dtype == dtype
+    assert ar.attention_weights(q, k).dtype == dtype
+    assert (
+        ar.attention_weights(q, k, mask=np.zeros(3)).dtype == dtype
+    )  # a float64 mask does not promote
+    out = ar.scaled_dot_product_attention(q, k, v)
+    assert out.dtype == dtype
+    assert out.tolist() == pytest.approx(
+        [5.67919568, 1.54601039], rel=2e-3 if dtype == np.float16 else 1e-6
+    )
+    assert ar.entropy(ar.softmax(q)).dtype == dtype
+    assert ar.softmax_jacobian(ar.softmax(q)).dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8, np.bool_])
+def test_integer_and_boolean_inputs_become_float64(dtype: type[np.generic]) -> None:
+    q, k, v = (np.asarray(x).astype(dtype) for x in (Q, K, [[1, 0], [0, 1], [1, 1]]))
+    for result in (
+        ar.scores(q, k),
+        ar.scaled_scores(q, k),
+        ar.scale_scores(ar.scores(q, k).astype(dtype), 4),
+        ar.softmax(q),
+        ar.attention_weights(q, k),
+        ar.scaled_dot_product_attention(q, k, v),
+        ar.entropy(v),
+    ):
+        assert result.dtype == np.float64
+
+
+def test_mixed_dtypes_follow_numpy_promotion() -> None:
+    q32 = np.asarray(Q, dtype=np.float32)
+    assert ar.scaled_dot_product_attention(q32, np.asarray(K, np.float32), V).dtype == np.float64
+    assert ar.attention_weights(q32, np.asarray(K, np.float16)).dtype == np.float32
+
+
+# --- entropy and the softmax Jacobian ----------------------------------------------------
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(-30, 30), min_size=1, max_size=10))
+def test_entropy_matches_oracle(logits: list[float]) -> None:
+    p = ar.softmax(logits)
+    assert float(ar.entropy(p)) == pytest.approx(oracle_entropy(p.tolist()), rel=1e-12, abs=1e-15)
+
+
+def test_entropy_values() -> None:
+    assert float(ar.entropy([0.25] * 4)) == pytest.approx(math.log(4), rel=1e-15)
+    assert float(ar.entropy([1.0, 0.0, 0.0])) == 0.0
+    h = ar.entropy(np.array([[0.5, 0.5], [0.1, 0.9]]))
+    assert h.tolist() == pytest.approx([math.log(2), -(0.1 * math.log(0.1) + 0.9 * math.log(0.9))])
+    assert ar.entropy([[0.5, 0.1], [0.5, 0.9]], axis=0).tolist() == pytest.approx(h.tolist())
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(-5, 5), min_size=1, max_size=6))
+def test_softmax_jacobian_matches_finite_differences(logits: list[float]) -> None:
+    jac = ar.softmax_jacobian(ar.softmax(logits))
+    h = 1e-6
+    for j in range(len(logits)):
+        up = [x + h if i == j else x for i, x in enumerate(logits)]
+        down = [x - h if i == j else x for i, x in enumerate(logits)]
+        column = [
+            (a - b) / (2 * h) for a, b in zip(oracle_softmax(up), oracle_softmax(down), strict=True)
+        ]
+        np.testing.assert_allclose(jac[:, j], column, atol=1e-8)
+    np.testing.assert_allclose(jac.sum(axis=1), 0.0, atol=1e-15)
+
+
+def test_softmax_jacobian_batched_and_saturated() -> None:
+    jac = ar.softmax_jacobian([[0.5, 0.5], [1.0, 0.0]])
+    assert jac.shape == (2, 2, 2)
+    assert jac.tolist() == [[[0.25, -0.25], [-0.25, 0.25]], [[0.0, 0.0], [0.0, 0.0]]]
+
+
+# --- scaling -----------------------------------------------------------------------------
+
+
+def test_scale_defaults_to_one_over_sqrt_dk() -> None:
+    q, k = _random((3, 16), 1), _random((5, 16), 2)
+    np.testing.assert_allclose(ar.scaled_scores(q, k), (q @ k.T) / 4.0, rtol=1e-14)
+    np.testing.assert_allclose(
+        ar.attention_weights(q, k), ar.attention_weights(q, k, scale=0.25), rtol=1e-14
+    )
+    np.testing.assert_allclose(ar.scaled_scores(q, k, scale=2.0), (q @ k.T) * 2.0, rtol=1e-14)
+    assert ar.scale_scores([-math.inf, 2.0], d_k=4).tolist() == [-math.inf, 1.0]
