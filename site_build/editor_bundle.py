@@ -73,7 +73,9 @@ def build_bundle(entry: Path, root: Path, cache_dir: Path) -> str:
         check=False,
     )
     if proc.returncode != 0 or not proc.stdout:
-        raise RuntimeError(f"esbuild failed on {entry.name} (exit {proc.returncode}):\n{proc.stderr}")
+        raise RuntimeError(
+            f"esbuild failed on {entry.name} (exit {proc.returncode}):\n{proc.stderr}"
+        )
     cache_dir.mkdir(parents=True, exist_ok=True)
     tmp = cached.with_suffix(".tmp")
     tmp.write_text(proc.stdout, encoding="utf-8")

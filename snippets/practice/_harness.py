@@ -19,7 +19,7 @@ Examples
 --------
 >>> compare([1.0, 2.0], [1.0, 2.0000001], tol=1e-6) is None
 True
->>> compare([1.0, 2.0], [1.0, 2.1], tol=1e-6)
+>>> compare([1.0, 2.1], [1.0, 2.0], tol=1e-6)
 'item [1] is 2.1, expected 2'
 >>> show_call("dot", ("a", "b"), ([1, 0], [0.5, 2]))
 'dot(a=[1, 0], b=[0.5, 2])'

@@ -1,0 +1,378 @@
+"""The practice exercises, their hidden checks and the build of the practice section.
+
+For every step: the solution passes, the starter fails, every typical mistake fails
+with its own hint; the checks' expected values agree with ``attention_ref`` on the
+same inputs (so the oracle the readers face is itself checked); the command line
+works from the repository and from a flat download folder. Then the harness's
+diagnostics (syntax error and exception lines, None, missing function), the
+generated site files and the editor bundle.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attention_ref import scaled_dot_product_attention, scaled_scores, scores, softmax
+from site_build import editor_bundle, practice
+
+ROOT = Path(__file__).resolve().parent.parent
+PRACTICE = ROOT / "snippets" / "practice"
+STEPS = sorted(p for p in PRACTICE.iterdir() if p.is_dir() and re.match(r"\d\d_", p.name))
+MISTAKES = sorted(m for step in STEPS for m in (step / "mistakes").glob("*.py"))
+EXPECTED_HINT = re.compile(r"^EXPECTED_HINT:\s*(\S+)\s*$", re.MULTILINE)
+
+sys.path.insert(0, str(PRACTICE))
+import _harness as h  # noqa: E402
+
+
+def checks_of(step: Path) -> ModuleType:
+    return h.load_step(step / "checks.py")
+
+
+def run_file(step: Path, answer: Path) -> list[h.Result]:
+    return h.run(checks_of(step), answer.read_text(encoding="utf-8"))
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(PRACTICE).as_posix()
+
+
+# --- the exercises ------------------------------------------------------------------------
+
+
+def test_the_six_steps_exist() -> None:
+    names = [s.name for s in STEPS]
+    assert names == [
+        "01_dot",
+        "02_scores",
+        "03_softmax",
+        "04_weighted_sum",
+        "05_attend",
+        "06_causal",
+    ]
+    for step in STEPS:
+        mistakes = list((step / "mistakes").glob("*.py"))
+        assert len(mistakes) >= 3, f"{step.name}: expected at least 3 typical mistakes"
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
+def test_solution_passes_every_check(step: Path) -> None:
+    results = run_file(step, step / "solution.py")
+    failed = [r.text() for r in results if not r.passed]
+    assert not failed, "\n".join(failed)
+    assert len(results) >= 5, f"{step.name}: only {len(results)} checks"
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
+def test_starter_fails_and_says_what_to_do(step: Path) -> None:
+    results = run_file(step, step / "starter.py")
+    assert not any(r.passed for r in results)
+    assert {r.hint for r in results} == {"not-implemented"}
+    # The failure points at the starter's own `raise` line.
+    starter_lines = (step / "starter.py").read_text(encoding="utf-8").splitlines()
+    line = results[0].line
+    assert line is not None and "NotImplementedError" in starter_lines[line - 1]
+
+
+@pytest.mark.parametrize("mistake", MISTAKES, ids=rel)
+def test_each_mistake_fails_with_its_own_hint(mistake: Path) -> None:
+    source = mistake.read_text(encoding="utf-8")
+    declared = EXPECTED_HINT.findall(source)
+    assert len(declared) == 1, f"{rel(mistake)} must declare one EXPECTED_HINT line"
+    hint = declared[0]
+    assert hint in h.HINTS, f"{rel(mistake)}: unknown hint id {hint!r}"
+    step = checks_of(mistake.parent.parent)
+    results = h.run(step, source)
+    failed = [r for r in results if not r.passed]
+    assert failed, f"{rel(mistake)} passes every check: the checks miss this mistake"
+    assert hint in {r.hint for r in failed}, (
+        f"{rel(mistake)}: expected hint {hint!r}, got {sorted({r.hint for r in failed})}"
+    )
+    # The reader sees the hint's words, the call and (for wrong values) both answers.
+    report = h.report(step, results)
+    assert h.HINTS[hint] in report
+    first = next(r for r in failed if r.hint == hint)
+    assert first.call.startswith(step.FUNCTION + "(")
+    if not first.error:
+        assert first.actual and first.expected and first.tolerance
+
+
+def test_every_hint_a_mistake_can_earn_is_exercised() -> None:
+    """Each hint named by a step's known-mistake models has a mistake file triggering it."""
+    declared = {EXPECTED_HINT.findall(m.read_text(encoding="utf-8"))[0] for m in MISTAKES}
+    modelled = {m.hint for step in STEPS for m in checks_of(step).MISTAKES}
+    # sqrt-n-keys in step 5 is covered by step 2's file; everything else has its own.
+    assert modelled - declared <= {"sqrt-n-keys"} | declared
+    assert {
+        "no-sqrt",
+        "divided-by-dk",
+        "no-max",
+        "raw-normalised",
+        "argmax",
+        "keys-values",
+    } <= declared
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
+def test_seeded_cases_are_reproducible_and_not_the_worked_example(step: Path) -> None:
+    module = checks_of(step)
+    first, second = module.cases(), module.cases()
+    assert [c.args for c in first] == [c.args for c in second]
+    seeded = [c for c in first if c.name.startswith("random")]
+    assert len(seeded) >= 2
+    fixed_args = [c.args for c in first if not c.name.startswith("random")]
+    assert all(c.args not in fixed_args for c in seeded)
+
+
+# --- the oracle is checked: expected values agree with attention_ref -----------------------
+
+
+def _weighted_sum_ref(weights: list[float], values: list[list[float]]) -> Any:
+    # softmax(log w) = w / sum(w): attention with zero scores and log-weights as the
+    # additive mask is the weighted sum, up to the factor sum(w).
+    w = np.asarray(weights, dtype=float)
+    with np.errstate(divide="ignore"):
+        mask = np.log(w)  # -inf where a weight is 0: that key is forbidden
+    n = len(weights)
+    out = scaled_dot_product_attention(np.zeros(1), np.zeros((n, 1)), values, mask=mask)
+    return out * w.sum()
+
+
+REFERENCE = {
+    "01_dot": lambda a, b: scores(a, [b])[0],
+    "02_scores": lambda q, keys: scaled_scores(q, keys),
+    "03_softmax": lambda s: softmax(s),
+    "04_weighted_sum": _weighted_sum_ref,
+    "05_attend": lambda q, keys, values: scaled_dot_product_attention(q, keys, values),
+    "06_causal": lambda qs, ks, vs: scaled_dot_product_attention(qs, ks, vs, is_causal=True),
+}
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
+def test_expected_values_agree_with_attention_ref(step: Path) -> None:
+    reference = REFERENCE[step.name]
+    cases = checks_of(step).cases()
+    for case in cases:
+        ref = np.asarray(reference(*case.args), dtype=float)
+        got = np.asarray(case.expected, dtype=float)
+        assert got.shape == ref.shape, case.name
+        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=case.name)
+
+
+def test_the_worked_example_is_a_case_of_every_step_that_can_take_it() -> None:
+    q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+    v = [[10, 0], [0, 5], [2, 2]]
+    by_step = {s.name: [c.args for c in checks_of(s).cases()] for s in STEPS}
+    assert (q, k[0]) in by_step["01_dot"]
+    assert (q, k) in by_step["02_scores"]
+    assert ([1.0, 0.0, 0.5],) in by_step["03_softmax"]
+    assert (q, k, v) in by_step["05_attend"]
+    out = next(c for c in checks_of(PRACTICE / "05_attend").cases() if c.args == (q, k, v))
+    assert [round(x, 2) for x in out.expected] == [5.68, 1.55]  # the lesson's numbers
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def _cli(checks: Path, answer: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(checks), str(answer)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_command_line_from_the_repository() -> None:
+    step = PRACTICE / "03_softmax"
+    ok = _cli(step / "checks.py", step / "solution.py", ROOT)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "PASS" in ok.stdout and "FAIL" not in ok.stdout
+    bad = _cli(step / "checks.py", step / "mistakes" / "no_max.py", ROOT)
+    assert bad.returncode == 1
+    assert "FAIL  large scores must not overflow" in bad.stdout
+    assert "OverflowError" in bad.stdout and h.HINTS["no-max"] in bad.stdout
+
+
+def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:
+    """The three downloaded files in one folder, as the page names them."""
+    step = PRACTICE / "01_dot"
+    shutil.copy(PRACTICE / "_harness.py", tmp_path / "_harness.py")
+    shutil.copy(step / "checks.py", tmp_path / "01_dot_checks.py")
+    shutil.copy(step / "starter.py", tmp_path / "01_dot_starter.py")
+    shutil.copy(step / "solution.py", tmp_path / "answer.py")
+    starter = _cli(tmp_path / "01_dot_checks.py", tmp_path / "01_dot_starter.py", tmp_path)
+    assert starter.returncode == 1 and "NotImplementedError" in starter.stdout
+    solved = _cli(tmp_path / "01_dot_checks.py", tmp_path / "answer.py", tmp_path)
+    assert solved.returncode == 0, solved.stdout + solved.stderr
+    assert "10 of 10 checks passed" in solved.stdout
+
+
+def test_command_line_usage_errors(tmp_path: Path) -> None:
+    step = checks_of(PRACTICE / "01_dot")
+    assert h.main(step, ["checks.py"]) == 2
+    assert h.main(step, ["checks.py", str(tmp_path / "missing.py")]) == 2
+
+
+# --- the harness's diagnostics ----------------------------------------------------------------
+
+
+DOT = checks_of(PRACTICE / "01_dot")
+
+
+def test_syntax_error_reports_the_readers_line() -> None:
+    source = "def dot(a, b):\n    total = 0\n    for x, y in zip(a, b)\n        total += x * y\n"
+    [result] = h.run(DOT, source)
+    assert not result.passed and result.hint == "syntax"
+    assert result.line == 3 and result.code == "for x, y in zip(a, b)"
+    assert result.error.startswith("SyntaxError")
+
+
+def test_exception_reports_the_readers_innermost_line() -> None:
+    source = "def helper(a):\n    return a[99]\n\ndef dot(a, b):\n    return helper(a)\n"
+    results = h.run(DOT, source)
+    assert not any(r.passed for r in results)
+    assert results[0].line == 2 and results[0].code == "return a[99]"
+    assert results[0].error.startswith("IndexError")
+
+
+def test_crash_while_loading_and_missing_function() -> None:
+    [crash] = h.run(DOT, "x = 1 / 0\n")
+    assert crash.hint == "load-error" and crash.line == 1
+    [missing] = h.run(DOT, "def dott(a, b):\n    return 0\n")
+    assert missing.hint == "missing-function" and "dot" in missing.error
+
+
+def test_returning_none_and_system_exit() -> None:
+    results = h.run(DOT, "def dot(a, b):\n    total = sum(x * y for x, y in zip(a, b))\n")
+    assert {r.hint for r in results if not r.passed} == {"returned-none"}
+    [exited] = h.run(DOT, "import sys\nsys.exit(3)\n")
+    assert exited.hint == "load-error" and "SystemExit" in exited.error
+
+
+def test_tuples_and_generators_count_as_lists() -> None:
+    softmax_step = checks_of(PRACTICE / "03_softmax")
+    source = (PRACTICE / "03_softmax" / "solution.py").read_text(encoding="utf-8")
+    as_tuple = source.replace(
+        "return [e / total for e in exps]", "return tuple(e / total for e in exps)"
+    )
+    assert as_tuple != source
+    assert all(r.passed for r in h.run(softmax_step, as_tuple))
+
+
+def test_compare_is_strict_about_shape_and_nan() -> None:
+    assert h.compare([1.0, [2.0]], [1.0, [2.0]], 1e-9) is None
+    assert h.compare(1.0 + 2e-6, 1.0, 1e-6) is not None
+    assert h.compare(1e6 + 0.5, 1e6, 1e-6) is None  # relative for large values
+    assert h.compare(True, 1, 1e-6) is not None  # a bool is not a number here
+    assert h.compare(math.nan, math.nan, 1e-6) is not None
+    assert h.compare("1.0", 1.0, 1e-6) == "the answer is str, expected one number"
+    assert h.compare([[1, 2]], [[1, 2, 3]], 1e-6) == "item [0] has 2 items, expected 3"
+
+
+def test_harness_doctests() -> None:
+    failures, tried = doctest.testmod(h, optionflags=doctest.ELLIPSIS)
+    assert tried >= 6 and failures == 0
+
+
+def test_every_hint_is_a_sentence() -> None:
+    for key, text in h.HINTS.items():
+        assert re.fullmatch(r"[a-z0-9-]+", key), key
+        assert len(text) > 30 and text.rstrip().endswith((".", ")", "?")), key
+
+
+# --- the generated site files ---------------------------------------------------------------
+
+
+def test_site_files_carry_every_step_and_the_downloads() -> None:
+    files = practice.site_files(PRACTICE, ROOT / "node_modules" / "pyodide")
+    manifest = json.loads(files[practice.MANIFEST_PATH])
+    assert [s["id"] for s in manifest["steps"]] == [s.name for s in STEPS]
+    assert manifest["harness"] == (PRACTICE / "_harness.py").read_text(encoding="utf-8")
+    for step in manifest["steps"]:
+        folder = PRACTICE / step["id"]
+        assert step["starter"] == (folder / "starter.py").read_text(encoding="utf-8")
+        assert step["solution"] == (folder / "solution.py").read_text(encoding="utf-8")
+        assert step["function"] == checks_of(folder).FUNCTION
+        assert files[f"practice/files/{step['id']}/checks.py"] == step["checks"]
+        assert f"practice/files/{step['id']}/starter.py" in files
+    assert "practice/files/_harness.py" in files
+    pyodide = manifest["pyodide"]
+    assert pyodide["version"] == "0.29.3" and pyodide["index"] == "vendor/pyodide/"
+    assert pyodide["bytes"] == sum(pyodide["files"].values()) > 5_000_000
+
+
+def test_the_partial_offers_every_step_and_its_downloads() -> None:
+    partial = (ROOT / "docs" / "partials" / "practice.md").read_text(encoding="utf-8")
+    for step in STEPS:
+        assert f'data-step="{step.name}"' in partial
+        for name in ("starter.py", "checks.py"):
+            assert f"(practice/files/{step.name}/{name})" in partial
+    # "about 12 MB": the size the page states is the size the worker downloads.
+    files = practice.site_files(PRACTICE, ROOT / "node_modules" / "pyodide")
+    mb = json.loads(files[practice.MANIFEST_PATH])["pyodide"]["bytes"] / 1e6
+    stated = re.search(r"about (\d+) MB", partial)
+    assert stated and abs(int(stated[1]) - mb) < 1, (
+        f"page says {stated and stated[1]} MB, is {mb:.1f}"
+    )
+
+
+def test_site_files_name_what_is_missing(tmp_path: Path) -> None:
+    shutil.copytree(PRACTICE / "01_dot", tmp_path / "01_dot")
+    shutil.copy(PRACTICE / "_harness.py", tmp_path / "_harness.py")
+    (tmp_path / "01_dot" / "solution.py").unlink()
+    with pytest.raises(FileNotFoundError, match=r"01_dot has no solution\.py"):
+        practice.read_steps(tmp_path)
+    with pytest.raises(ValueError, match="FUNCTION"):
+        practice.step_constants('TITLE = "x"\nPARAMS = ("a",)\n')
+    with pytest.raises(ValueError, match="no practice step"):
+        practice.read_steps(tmp_path / "01_dot" / "mistakes")
+    with pytest.raises(FileNotFoundError, match="not found"):
+        practice.read_steps(tmp_path / "nowhere")
+
+
+# --- the editor bundle -----------------------------------------------------------------------
+
+
+def test_cache_key_depends_on_every_input() -> None:
+    base = editor_bundle.cache_key(b"entry", b"lock")
+    assert base == editor_bundle.cache_key(b"entry", b"lock")
+    assert base != editor_bundle.cache_key(b"entry2", b"lock")
+    assert base != editor_bundle.cache_key(b"entry", b"lock2")
+    assert base != editor_bundle.cache_key(b"entry", b"lock", ("--bundle",))
+    # Length-prefixed: moving bytes from one part to the other changes the key.
+    assert editor_bundle.cache_key(b"ab", b"c") != editor_bundle.cache_key(b"a", b"bc")
+
+
+def test_bundle_is_built_once_then_read_from_the_cache(tmp_path: Path) -> None:
+    entry = ROOT / "site_build" / "editor_entry.js"
+    js = editor_bundle.build_bundle(entry, ROOT, tmp_path)
+    assert "createEditor" in js and "import " not in js[:200]  # one self-contained module
+    [cached] = tmp_path.glob("editor-*.js")
+    cached.write_text("/* from the cache */", encoding="utf-8")
+    assert editor_bundle.build_bundle(entry, ROOT, tmp_path) == "/* from the cache */"
+
+
+def test_bundle_errors_are_clear(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="entry not found"):
+        editor_bundle.build_bundle(tmp_path / "nope.js", ROOT, tmp_path)
+    broken = tmp_path / "broken.js"
+    broken.write_text("import { nothing } from 'no-such-package';\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="esbuild failed"):
+        editor_bundle.build_bundle(broken, ROOT, tmp_path / "cache")
+    with pytest.raises(FileNotFoundError, match="esbuild not found"):
+        editor_bundle.build_bundle(broken, tmp_path, tmp_path / "cache2")
