@@ -382,6 +382,7 @@ function buildStep(container, step, editorModule) {
   });
 
   container.dataset.state = "idle";
+  container.practiceEditor = editor; // for the browser tests: getCode/setCode/goToLine
   return editor;
 }
 

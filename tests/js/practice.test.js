@@ -1,0 +1,72 @@
+// The practice runner's pure helpers (docs/javascripts/practice/lib.js).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import {
+  STORAGE_PREFIX,
+  TIME_LIMIT_MS,
+  detailRows,
+  formatMB,
+  progressFraction,
+  progressText,
+  storageKeys,
+  summaryText,
+  timeoutText,
+} from "../../docs/javascripts/practice/lib.js";
+
+test("storage keys are per step and reject anything that is not a step id", () => {
+  assert.deepEqual(storageKeys("03_softmax"), {
+    code: `${STORAGE_PREFIX}03_softmax/code`,
+    failed: `${STORAGE_PREFIX}03_softmax/failed`,
+  });
+  assert.notEqual(storageKeys("01_dot").code, storageKeys("02_scores").code);
+  assert.throws(() => storageKeys("softmax"), /not a practice step id: softmax/);
+  assert.throws(() => storageKeys("01_dot/../x"), /not a practice step id/);
+});
+
+test("megabytes with one decimal, and bad byte counts are refused", () => {
+  assert.equal(formatMB(8647684), "8.6 MB");
+  assert.equal(formatMB(0), "0.0 MB");
+  assert.throws(() => formatMB(-1), /not a byte count/);
+  assert.throws(() => formatMB(NaN), /not a byte count/);
+});
+
+test("progress text and fraction stay within the total", () => {
+  assert.equal(progressText(3_100_000, 12_200_000), "Loading Python in your browser: 3.1 MB of 12.2 MB");
+  assert.equal(progressText(13_000_000, 12_200_000), "Loading Python in your browser: 12.2 MB of 12.2 MB");
+  assert.equal(progressFraction(5, 10), 0.5);
+  assert.equal(progressFraction(20, 10), 1);
+  assert.equal(progressFraction(-1, 10), 0);
+  assert.equal(progressFraction(5, 0), 0);
+});
+
+test("summary counts the passed checks", () => {
+  assert.equal(summaryText({ passed: 3, total: 10 }), "3 of 10 checks passed.");
+  assert.equal(summaryText({ passed: 10, total: 10 }), "All 10 checks passed.");
+  assert.equal(summaryText({ passed: 0, total: 0 }), "0 of 0 checks passed.");
+});
+
+test("detail rows keep the reading order and drop empty fields", () => {
+  const rows = detailRows({
+    call: "softmax(scores=[1000, 999])",
+    actual: "",
+    expected: "[0.731059, 0.268941]",
+    tolerance: "±1e-06",
+    detail: "",
+    error: "OverflowError: math range error",
+    line: 5,
+    code: "exps = [math.exp(s) for s in scores]",
+  });
+  assert.deepEqual(
+    rows.map(([label]) => label),
+    ["Call", "Expected", "Tolerance", "Error", "Line"],
+  );
+  assert.equal(rows.at(-1)[1], "5: exps = [math.exp(s) for s in scores]");
+  assert.deepEqual(detailRows({ call: "f()", line: null }), [["Call", "f()"]]);
+});
+
+test("the time-out message names the limit and the restart", () => {
+  assert.ok(TIME_LIMIT_MS >= 2000 && TIME_LIMIT_MS <= 10000);
+  assert.match(timeoutText(), /^Stopped after 5 seconds/);
+  assert.match(timeoutText(3000), /after 3 seconds.*endless loop.*restarted/s);
+});
