@@ -130,7 +130,7 @@
       cells.push(c);
       tbody.append(
         h("tr", {},
-          h("th", { scope: "row" }, sub("k", j + 1), " ", h("span", { class: "ex__vec" }, vec(W.keys[j], 0))),
+          h("th", { scope: "row" }, sub("k", j + 1), " ", h("span", { class: "ex__vec" }, `[${W.keys[j].map((x) => fmt(x, 0)).join(",")}]`)),
           c.score, c.scaled,
           h("td", { class: "ex__wcell" }, h("span", { class: "ex__bar", "aria-hidden": "true" }, c.bar), c.weight)),
       );
@@ -176,17 +176,17 @@
       const side = () => ({ num: h("span", { class: "ex__num" }), bar: h("span", { class: "ex__bar-fill" }) });
       const c = { raw: side(), scaled: side() };
       dkCells.push(c);
-      const td = (s, kind) => h("td", { class: "ex__wcell", "data-ex": kind },
+      const td = (s, kind) => h("td", { class: "ex__wcell", "data-ex": `dk-${kind}` },
         h("span", { class: `ex__bar ex__bar--${kind}`, "aria-hidden": "true" }, s.bar), s.num);
       dkBody.append(h("tr", {}, h("th", { scope: "row" }, sub("k", j + 1)), td(c.raw, "raw"), td(c.scaled, "scaled")));
     }
     const summary = (label, kind) => {
-      const raw = h("td", { class: "ex__num", "data-ex": `raw-${kind}` });
-      const scaled = h("td", { class: "ex__num", "data-ex": `scaled-${kind}` });
+      const raw = h("td", { class: "ex__num", "data-ex": `dk-raw-${kind}` });
+      const scaled = h("td", { class: "ex__num", "data-ex": `dk-scaled-${kind}` });
       return { row: h("tr", {}, h("th", { scope: "row" }, label), raw, scaled), raw, scaled };
     };
     const maxRow = summary("largest weight", "max");
-    const entRow = summary(`entropy (nats; even spread = ${fmt(Math.log(D.n_keys), P.entropy)})`, "entropy");
+    const entRow = summary("entropy (nats)", "entropy");
     const dkCaption = h("caption");
     const dkTable = h("table", { class: "ex__table ex__table--dk" }, dkCaption,
       h("thead", {}, h("tr", {},
@@ -199,7 +199,9 @@
     const part2 = h("section", { class: "ex__part", "aria-labelledby": `${id}-t2` },
       h("p", { class: "ex__title", id: `${id}-t2` }, "Why divide by √d", h("sub", {}, "k"), "? Random queries and keys"),
       h("p", { class: "ex__hint" },
-        `One query and ${D.n_keys} keys with independent entries of mean 0 and variance 1, drawn from a seeded generator.`),
+        `One query and ${D.n_keys} keys with independent entries of mean 0 and variance 1, drawn from a seeded ` +
+        `generator. Entropy measures the spread: ${fmt(Math.log(D.n_keys), P.entropy)} nats when all ${D.n_keys} ` +
+        "weights are equal, 0 when one weight takes everything."),
       h("div", { class: "ex__controls" },
         h("span", { class: "ex__slider" }, h("label", { for: dkInput.id }, "d", h("sub", {}, "k")), dkInput, dkOut),
         h("span", {}, "seed ", seedOut), reseed),
@@ -219,9 +221,9 @@
       }
       const label = (text, x, y, anchor) =>
         svg("text", { x, y, "text-anchor": anchor, class: "ex__label" }, text);
-      items.push(label(`q${a + 1} →`, PLANE - PM, PLANE - 8, "end"));
-      items.push(label(`q${b + 1} ↑`, 4, PM - 10, "start"));
-      items.push(label(fmt(C.min, 0), PM, PLANE - 8, "middle"), label(fmt(C.max, 0), PLANE - PM - 24, PLANE - 8, "end"));
+      items.push(label(`q${a + 1} →`, PLANE / 2, PLANE - 8, "middle"));
+      items.push(label(`q${b + 1} ↑`, PM, PM - 10, "middle"));
+      items.push(label(fmt(C.min, 0), PM, PLANE - 8, "middle"), label(fmt(C.max, 0), PLANE - PM, PLANE - 8, "middle"));
       // Keys projected onto the plane; keys that land on one spot share a label.
       const spots = new Map();
       W.keys.forEach((k, j) => {
