@@ -5,6 +5,8 @@ from __future__ import annotations
 import doctest
 import json
 import math
+import runpy
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +83,13 @@ def test_worked_example_errors_name_the_problem() -> None:
         worked_example(q=[[1, 0, 1, 0]])
     with pytest.raises(ValueError):
         worked_example(q=[1, 0, 1])  # d_k 3 against keys of width 4
+
+
+def test_worked_example_is_the_snippets() -> None:
+    """The widget starts from the same q, K, V as the page's runnable snippet."""
+    snippet = Path(__file__).resolve().parents[1] / "snippets" / "worked_example.py"
+    ns = runpy.run_path(str(snippet), run_name="snippet")
+    ex = explorer_data()["worked_example"]
+    assert ns["q"].tolist() == ex["q"]
+    assert ns["K"].tolist() == ex["keys"]
+    assert ns["V"].tolist() == ex["values"]

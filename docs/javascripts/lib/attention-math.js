@@ -117,7 +117,7 @@ export function normals(uniform) {
 /** A random query and n_keys keys of width d_k, unit-variance entries, from a seed. */
 export function drawSample(seed, dk, nKeys) {
   const next = normals(mulberry32(seed));
-  const row = () => Array.from({ length: dk }, next);
+  const row = () => Float64Array.from({ length: dk }, next);
   const q = row();
   const keys = Array.from({ length: nKeys }, row);
   return { q, keys };
