@@ -344,4 +344,8 @@ def test_phone_width(page: Any, site_url: str, color_scheme: str, screenshots: P
     check_all(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"at the extremes the page overflows: {width} px"
+    hidden = page.eval_on_selector_all(
+        ".ex__tablebox", "es => es.filter(e => e.scrollWidth > e.clientWidth + 1).length"
+    )
+    assert hidden == 0, "a table of the explorer needs a sideways scroll on a phone"
     page.locator(".ex").screenshot(path=str(screenshots / f"explorer-phone-{color_scheme}.png"))
