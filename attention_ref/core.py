@@ -254,6 +254,11 @@ def attention_weights(
         Each row is non-negative and sums to 1, except a fully masked row,
         which is all zeros.
 
+    Raises
+    ------
+    ValueError, TypeError, FloatingPointError
+        As :func:`scaled_dot_product_attention`.
+
     Examples
     --------
     >>> from attention_ref import attention_weights
@@ -317,6 +322,8 @@ def scaled_dot_product_attention(
     TypeError
         If an input is not real and numeric, or the mask is neither boolean
         nor floating.
+    FloatingPointError
+        If finite inputs are so large that their dot products overflow the dtype.
 
     Examples
     --------
@@ -434,7 +441,8 @@ def _weight_blocks(prep: _Prepared) -> Iterator[tuple[slice, FloatArray, FloatAr
     block = max(1, _BLOCK_SCORES // max(1, batch_size * prep.n_k))
     for start in range(0, prep.n_q, block):
         rows = slice(start, min(start + block, prep.n_q))
-        e: FloatArray = np.matmul(prep.q[..., rows, :], prep.k_t)  # (..., rows, n_k) scaled scores
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+            e: FloatArray = np.matmul(prep.q[..., rows, :], prep.k_t)  # (..., rows, n_k)
         if prep.is_causal:
             np.copyto(e, -np.inf, where=~_causal_rows(rows.start, rows.stop, prep.n_k))
         elif prep.mask is not None:
