@@ -11,6 +11,8 @@ Thin wiring only; the logic lives in ``site_build/notebook.py`` (tested in
 * ``on_files``: each notebook source ``notebooks/<name>.py`` gets a generated
   ``notebooks/<name>/<name>.ipynb`` (no outputs) next to its page, which the theme
   override ``docs/overrides/main.html`` links as a download button.
+* ``on_post_page``: jupytext gives the cells of a ``.py`` notebook random ids on
+  every read; they are renumbered so two builds give the same page.
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ import numpy
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from site_build.notebook import environment_key, to_ipynb  # noqa: E402
+from site_build.notebook import environment_key, stable_cell_ids, to_ipynb  # noqa: E402
 
 NOTEBOOK_DIR = "notebooks"
 
@@ -67,3 +70,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             dest = f"{NOTEBOOK_DIR}/{src.stem}/{src.stem}.ipynb"
             files.append(File.generated(config, dest, content=to_ipynb(text)))
     return files
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    src = PurePosixPath(page.file.src_uri)
+    if src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py":
+        return stable_cell_ids(output)
+    return output

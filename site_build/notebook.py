@@ -5,6 +5,8 @@ committed). ``hooks/notebook.py`` wires these pure functions into MkDocs:
 
 * :func:`to_ipynb` turns a source into the ``.ipynb`` a reader downloads from the
   notebook's page (no outputs, stable cell ids, so two builds give the same bytes);
+* :func:`stable_cell_ids` replaces the random cell ids that jupytext gives a
+  ``.py`` notebook on every read, so the rendered page is the same from build to build;
 * :func:`environment_key` names the mkdocs-jupyter cache folder. That plugin keys
   its cache on the notebook's bytes only, so an edit to ``attention_ref`` would be
   served from a stale cache; putting the cache in a folder named after the sources
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -80,3 +83,18 @@ def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str
     for path in sources:
         h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
+
+
+_CELL_ID = re.compile(r'id="cell-id=[^"]*"')
+
+
+def stable_cell_ids(html: str) -> str:
+    """Number the ``id="cell-id=..."`` attributes of a rendered notebook in order.
+
+    Examples
+    --------
+    >>> stable_cell_ids('<div id="cell-id=3f2a"></div><div id="cell-id=9c1b"></div>')
+    '<div id="cell-id=cell-0"></div><div id="cell-id=cell-1"></div>'
+    """
+    counter = iter(range(1 << 30))
+    return _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)

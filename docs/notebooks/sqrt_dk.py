@@ -30,6 +30,7 @@ import numpy as np
 
 import attention_ref as ar
 
+plt.rcParams["svg.hashsalt"] = "sqrt-dk"  # fixed ids inside the SVG plots: same page every build
 rng = np.random.default_rng(seed=2017)  # change the seed: the conclusions should not change
 
 # %% [markdown]
@@ -61,14 +62,16 @@ print(f"scaled by 1/sqrt(d_k): {float(ar.scale_scores(score, d_k)):.2f}")
 widths = [2**i for i in range(11)]  # 1, 2, 4, ..., 1024
 n_pairs = 2000
 var_plain, var_scaled = [], []
-print(f"{'d_k':>5} {'Var(q·k)':>10} {'ratio to d_k':>13} {'Var scaled':>11}")
+table = [f"{'d_k':>5} {'Var(q·k)':>10} {'ratio to d_k':>13} {'Var scaled':>11}"]
 for d in widths:
     q = rng.standard_normal((n_pairs, 1, d))  # (n_pairs, n_q=1, d_k)
     k = rng.standard_normal((n_pairs, 1, d))  # (n_pairs, n_k=1, d_k)
     s = ar.scores(q, k)[:, 0, 0]  # (n_pairs,)
     var_plain.append(float(np.var(s)))
     var_scaled.append(float(np.var(ar.scale_scores(s, d))))
-    print(f"{d:>5} {var_plain[-1]:>10.2f} {var_plain[-1] / d:>13.3f} {var_scaled[-1]:>11.3f}")
+    ratio = var_plain[-1] / d
+    table.append(f"{d:>5} {var_plain[-1]:>10.2f} {ratio:>13.3f} {var_scaled[-1]:>11.3f}")
+print("\n".join(table))
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3.4), facecolor="white", layout="constrained")
@@ -104,7 +107,7 @@ print("scaled (1/16):", np.round(ar.attention_weights(q, k)[0], 3).tolist())
 # %%
 n_keys, n_queries = 16, 400
 top_plain, top_scaled, h_plain, h_scaled = [], [], [], []
-print(f"{'d_k':>5} {'max w':>7} {'max w scaled':>13} {'H':>6} {'H scaled':>9}")
+table = [f"{'d_k':>5} {'max w':>7} {'max w scaled':>13} {'H':>6} {'H scaled':>9}"]
 for d in widths:
     q = rng.standard_normal((n_queries, 1, d))  # (n_queries, n_q=1, d_k)
     k = rng.standard_normal((n_queries, n_keys, d))  # (n_queries, n_k, d_k)
@@ -114,10 +117,11 @@ for d in widths:
     top_scaled.append(float(p_scaled.max(axis=-1).mean()))
     h_plain.append(float(ar.entropy(p_plain).mean()))
     h_scaled.append(float(ar.entropy(p_scaled).mean()))
-    print(
+    table.append(
         f"{d:>5} {top_plain[-1]:>7.3f} {top_scaled[-1]:>13.3f} "
         f"{h_plain[-1]:>6.2f} {h_scaled[-1]:>9.2f}"
     )
+print("\n".join(table))  # one print per cell: the page shows one output block
 
 # %%
 fig, (left, right) = plt.subplots(1, 2, figsize=(7, 3.2), facecolor="white", layout="constrained")
