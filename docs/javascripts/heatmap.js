@@ -145,7 +145,9 @@
       <p class="hm-contrast" data-hm="contrast"></p>
       <details class="hm-table">
         <summary>The same numbers as a table</summary>
-        <div class="hm-scroll"><table data-hm="table"><caption></caption><thead></thead><tbody></tbody></table></div>
+        <div class="hm-scroll" tabindex="0" role="region" aria-labelledby="${id}-tcap">
+          <table class="hm-data" data-hm="table"><caption id="${id}-tcap"></caption><thead></thead><tbody></tbody></table>
+        </div>
       </details>`;
 
     const $ = (name) => box.querySelector(`[data-hm="${name}"]`);
@@ -263,8 +265,8 @@
         const on = Number(tr.dataset.row) === pos;
         tr.classList.toggle("hm-selected", on);
         tr.setAttribute("aria-selected", String(on));
-        tr.cells[0].tabIndex = on ? 0 : -1;
       }
+      roving(rows[pos].cells[moveFocus ? cell + 1 : 0]);
       const row = v.matrix[pos];
       const best = M.strongestKey(row);
       const q = v.tokens[pos];
@@ -285,6 +287,12 @@
       if (moveFocus) rows[pos].cells[cell + 1].focus();
     }
 
+    // Exactly one cell of the grid is in the tab order: the one last focused.
+    function roving(target) {
+      for (const el of grid.tBodies[0].querySelectorAll("[tabindex='0']")) el.tabIndex = -1;
+      target.tabIndex = 0;
+    }
+
     function where(el) {
       const cellEl = el.closest("th, td");
       const tr = el.closest("tbody tr");
@@ -295,6 +303,10 @@
     grid.addEventListener("click", (e) => {
       const at = where(e.target);
       if (at) select(at.pos, true, at.cell);
+    });
+
+    grid.addEventListener("focusin", (e) => {
+      if (where(e.target)) roving(e.target.closest("th, td"));
     });
 
     grid.addEventListener("keydown", (e) => {
