@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 #: URL fragments of the heavy things that must load only when needed.
 LAZY_MARKERS = {
     "pyodide": "vendor/pyodide/",
-    "editor": "editor",
-    "model data": "attention_minilm",
+    "editor": "editor.bundle",
+    "practice runner": "javascripts/practice/",
+    "model data": "it_attention",
 }
 
 

@@ -1,9 +1,108 @@
-"""Widget timings in Chromium: one explorer recompute, one heatmap row focus."""
+"""Widget timings in Chromium: one explorer recompute, one heatmap row focus.
+
+Each timing is taken inside the page with ``performance.now()`` around a loop of events,
+each dispatched to the element the widget listens on and followed by a forced layout
+(reading ``offsetHeight``), so it covers the maths, the DOM updates and the layout they
+cause (not the paint). A run is the loop's time divided by its events (Chromium coarsens
+``performance.now()`` to 0.1 ms, too coarse for one event). Events alternate between two
+states so that every one really changes the numbers shown.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
+from bench.site import CHROME_FLAGS, CHROMIUM
+from bench.stats import summarize
 
-def run(repeat: int = 7) -> dict[str, Any]:
-    return {"timings": {}, "note": "not measured yet: the widgets have not landed"}
+ROOT = Path(__file__).resolve().parents[1]
+EVENTS = 50  # dispatched events per sample
+
+# Move the first query slider between two values; returns ms per event.
+EXPLORER_QUERY = """([events]) => {
+  const root = document.querySelector('[data-explorer][data-explorer-state="ready"]');
+  const input = root.querySelector('.ex__sliders input[type=range]');
+  const values = [input.min, input.max];
+  const t0 = performance.now();
+  for (let i = 0; i < events; i++) {
+    input.value = values[i % 2];
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    void document.body.offsetHeight;
+  }
+  return (performance.now() - t0) / events;
+}"""
+
+# Move the d_k slider between its two ends (d_k = 1 and the largest).
+EXPLORER_DK = """([events]) => {
+  const root = document.querySelector('[data-explorer][data-explorer-state="ready"]');
+  const input = root.querySelector('input[type=range][id$="-dk"]');
+  const values = [input.min, input.max];
+  const t0 = performance.now();
+  for (let i = 0; i < events; i++) {
+    input.value = values[i % 2];
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    void document.body.offsetHeight;
+  }
+  return (performance.now() - t0) / events;
+}"""
+
+# Click the row headers of two rows in turn (the widget's click handler focuses the row).
+HEATMAP_ROW = """([events]) => {
+  const box = document.querySelector('[data-hm-widget][data-hm-mounted]');
+  const rows = box.querySelectorAll('tbody tr');
+  const targets = [rows[1].cells[0], rows[rows.length - 2].cells[0]];
+  const t0 = performance.now();
+  for (let i = 0; i < events; i++) {
+    targets[i % 2].dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    void document.body.offsetHeight;
+  }
+  return (performance.now() - t0) / events;
+}"""
+
+
+def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
+    """``repeat`` samples of each interaction; a sample is the mean over EVENTS events."""
+    from playwright.sync_api import sync_playwright
+
+    from bench.serve import serve
+
+    scripts = {
+        "explorer recompute (query slider)": (
+            "[data-explorer]",
+            "[data-explorer-state=ready]",
+            EXPLORER_QUERY,
+        ),
+        "explorer d_k recompute (slider end to end)": (
+            "[data-explorer]",
+            "[data-explorer-state=ready]",
+            EXPLORER_DK,
+        ),
+        "heatmap row focus (click)": (
+            "[data-hm-widget]",
+            "[data-hm-widget][data-hm-mounted]",
+            HEATMAP_ROW,
+        ),
+    }
+    timings: dict[str, Any] = {}
+    with sync_playwright() as pw, serve(site) as base:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, args=[f for f in CHROME_FLAGS if f != "--headless=new"]
+        )
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(base + "attention/", wait_until="load")
+        for name, (box, ready, script) in scripts.items():
+            print(f"  widgets: {name}", file=sys.stderr, flush=True)
+            page.locator(box).first.scroll_into_view_if_needed()
+            page.wait_for_selector(ready, state="attached", timeout=30_000)
+            page.evaluate(script, [EVENTS])  # warm-up (JIT, first layout)
+            samples = [
+                page.evaluate(script, [EVENTS]) / 1000 for _ in range(repeat)
+            ]
+            timings[name] = summarize(samples)
+        browser.close()
+    return {
+        "what": f"seconds per interaction; each run is the mean of {EVENTS} events",
+        "timings": timings,
+    }
