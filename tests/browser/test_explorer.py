@@ -247,7 +247,7 @@ def test_keyboard_only(page: Any, site_url: str) -> None:
     # Tab from the top of the page until the plane selector has the focus.
     for _ in range(300):
         page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.tagName") == "SELECT":
+        if page.evaluate("() => document.activeElement.matches('.ex select')"):
             break
     else:
         pytest.fail("Tab never reached the explorer's plane selector")
