@@ -18,9 +18,14 @@ import pytest
 from sybil import Sybil
 from sybil.parsers.rest import DocTestParser
 
-from site_build.sybil_docs import DOCTEST_FLAGS, RenderedMarkdownDocument, page_parsers
+from site_build.sybil_docs import (
+    DOCTEST_FLAGS,
+    PageSybil,
+    RenderedMarkdownDocument,
+    page_parsers,
+)
 
-pages = Sybil(
+pages = PageSybil(
     parsers=page_parsers(),
     patterns=["docs/*.md", "docs/*/*.md", "snippets/*.md"],
     excludes=["docs/partials/*", "docs/overrides/*"],

@@ -46,7 +46,7 @@ from typing import Any
 
 import markdown
 from mkdocs.utils.yaml import get_yaml_loader, yaml_load
-from sybil import Document, Example, Region
+from sybil import Document, Example, Region, Sybil
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.evaluators.python import PythonEvaluator
 from sybil.parsers.abstract.doctest import DocTestStringParser
@@ -167,23 +167,74 @@ def find_config_file(start: Path) -> Path:
 class RenderedMarkdownDocument(Document):
     """A Markdown page with its ``--8<--`` includes expanded, as MkDocs renders it.
 
-    ``text`` is the expanded page, so the line numbers Sybil reports count lines of
-    the expanded text (``raw_text`` keeps the file as written).
+    ``text`` is the expanded page (Sybil's line numbers count its lines);
+    ``raw_text`` keeps the file as written, and :meth:`source_line` maps a line of
+    the expanded text back to the page as written, so test ids and messages name
+    lines an author can find.
     """
 
     raw_text: str
+    #: For each line of ``text`` (0-based): (line of the file as written, 1-based;
+    #: line within that line's include, 1-based, or 0 if the line is not included).
+    line_map: list[tuple[int, int]] | None
 
     @classmethod
     def parse(cls, path: str, *parsers: Any, encoding: str = "utf-8") -> Document:
         page = Path(path)
         raw = page.read_text(encoding=encoding)
-        expanded = expand_includes(raw, find_config_file(page.resolve().parent), page)
+        config_file = find_config_file(page.resolve().parent)
+        expanded = expand_includes(raw, config_file, page)
         document = cls(expanded, path)
         document.raw_text = raw
+        document.line_map = _line_map(
+            raw, expanded, lambda text: expand_includes(text, config_file, page)
+        )
         for parser in parsers:
             for region in parser(document):
                 document.add(region)
         return document
+
+    def source_line(self, line: int) -> str:
+        """Name line ``line`` (1-based) of the expanded text by the page as written.
+
+        ``"42"`` for line 42 of the file, ``"42+7"`` for the 7th line that the
+        include on line 42 brought in.
+        """
+        if not self.line_map or not 1 <= line <= len(self.line_map):
+            return f"{line} (expanded)"
+        raw, inner = self.line_map[line - 1]
+        return f"{raw}+{inner}" if inner else str(raw)
+
+
+_INCLUDE_LINE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["']).+?\1[ \t]*$""")
+
+
+def _line_map(raw: str, expanded: str, expand: Any) -> list[tuple[int, int]] | None:
+    """Map expanded lines to (raw line, line within its include), or None if unsure.
+
+    Inline includes (``--8<-- "file"``) expand line by line, so each one is expanded
+    on its own to count the lines it brings in. If the counts do not add up (the
+    block form of includes, for instance), there is no map.
+    """
+    mapping: list[tuple[int, int]] = []
+    for number, line in enumerate(raw.split("\n"), start=1):
+        if _INCLUDE_LINE.match(line):
+            count = len(expand(line).split("\n"))
+            mapping.extend((number, inner) for inner in range(1, count + 1))
+        else:
+            mapping.append((number, 0))
+    return mapping if len(mapping) == len(expanded.split("\n")) else None
+
+
+class PageSybil(Sybil):
+    """A :class:`~sybil.Sybil` whose test ids name lines of pages as written."""
+
+    def identify(self, example: Example) -> str:
+        document = example.document
+        if isinstance(document, RenderedMarkdownDocument):
+            name = f"sybil:{self.name}," if self.name else ""
+            return f"{name}line:{document.source_line(example.line)},column:{example.column}"
+        return super().identify(example)
 
 
 # --- Running the fences -------------------------------------------------------------------
@@ -214,21 +265,31 @@ class PythonWithOutput:
         if self.expected is None:
             if got:
                 return (
-                    "this block prints, but the page shows no output block after it "
-                    f'(```text title="Output"). It printed:\n{got}'
+                    f"{_where(example)}: this block prints, but the page shows no output "
+                    f'block after it (```text title="Output"). It printed:\n{_shorten(got)}'
                 )
             return None
         want = _normalise_output(self.expected)
         if got != want:
             return (
-                "printed output differs from the page.\n"
+                f"{_where(example)}: printed output differs from the page.\n"
                 f"The page shows:\n{_shorten(want)}\nThe code printed:\n{_shorten(got)}"
             )
         return None
 
 
+def _where(example: Example) -> str:
+    document = example.document
+    if isinstance(document, RenderedMarkdownDocument):
+        return f"{Path(document.path).name} line {document.source_line(example.line)} as written"
+    return f"{Path(example.path).name} line {example.line}"
+
+
 def _orphan_output(example: Example) -> str:
-    return 'an output block (```text title="Output") must directly follow a Python block'
+    return (
+        f"{_where(example)}: an output block"
+        ' (```text title="Output") must directly follow a Python block'
+    )
 
 
 class PageCodeParser:

@@ -119,7 +119,7 @@ def test_every_python_fence_of_a_page_yields_sybil_examples(page: Path) -> None:
     assert len(examples) >= len(fences)
     regions = [example.region for example in examples]
     # And fence by fence: some example starts inside each fence.
-    ends = [*fences[1:], len(document.text)]
+    ends = [*fences[1:], len(document.text)][: len(fences)]
     untested = [
         document.line_column(start)
         for start, end in zip(fences, ends, strict=True)

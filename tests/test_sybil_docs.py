@@ -196,3 +196,31 @@ def test_fence_language_and_output_marker() -> None:
     assert fence_language("") == ""
     assert is_output_fence("text title='Output'")
     assert not is_output_fence('python title="Output"')
+
+
+def test_lines_are_named_as_written_in_the_page(tmp_path: Path) -> None:
+    page = project(
+        tmp_path,
+        """\
+        Intro.
+
+        --8<-- "snippets/answer.py"
+
+        ~~~python
+        print(1)
+        ~~~
+
+        ~~~text title="Output"
+        2
+        ~~~
+        """,
+    )
+    document = RenderedMarkdownDocument.parse(str(page), *page_parsers())
+    assert isinstance(document, RenderedMarkdownDocument)
+    [example] = list(document)
+    # The fence is on line 5 as written, though the include pushed it further down.
+    assert example.line > 5
+    assert document.source_line(example.line) == "5"
+    assert document.source_line(4) == "3+2"  # the 2nd line the include brought in
+    [result] = outcomes(page)
+    assert "page.md line 5 as written: printed output differs" in result
