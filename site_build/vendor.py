@@ -83,7 +83,9 @@ ASSETS: tuple[Asset, ...] = (
 )
 
 
-def plan_copies(node_modules: Path, assets: Iterable[Asset] = ASSETS) -> list[tuple[Path, str]]:
+def plan_copies(
+    node_modules: Path, assets: Iterable[Asset] | None = None
+) -> list[tuple[Path, str]]:
     """List the files to copy into the site.
 
     Parameters
@@ -91,7 +93,7 @@ def plan_copies(node_modules: Path, assets: Iterable[Asset] = ASSETS) -> list[tu
     node_modules : Path
         The ``node_modules`` folder the packages are installed in.
     assets : iterable of Asset
-        The vendor table (default: :data:`ASSETS`).
+        The vendor table (default: :data:`ASSETS`, looked up at call time).
 
     Returns
     -------
@@ -107,7 +109,7 @@ def plan_copies(node_modules: Path, assets: Iterable[Asset] = ASSETS) -> list[tu
         If two different source files would land on the same destination.
     """
     chosen: dict[str, Path] = {}
-    for asset in assets:
+    for asset in ASSETS if assets is None else assets:
         package_dir = node_modules / asset.package
         if not package_dir.is_dir():
             raise FileNotFoundError(
