@@ -71,7 +71,7 @@
             start();
           }
         },
-        { rootMargin: "600px 0px" },
+        { rootMargin: "300px 0px" },
       );
       obs.targets = [box];
       observers.add(obs);
