@@ -16,10 +16,13 @@ def axe_violations(page: Any, include: str | None = None) -> list[dict[str, Any]
     """
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
-    context = {"include": [[include]]} if include else "document"
+    context = {"include": [[include]]} if include else None
     result: dict[str, Any] = page.evaluate(
-        """async (ctx) => await window.axe.run(ctx, {
-            runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']},
+        """async (ctx) => await window.axe.run(ctx || document, {
+            runOnly: {
+                type: 'tag',
+                values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
+            },
             resultTypes: ['violations'],
         })""",
         context,

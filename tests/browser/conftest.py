@@ -10,11 +10,13 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -42,7 +44,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
+    extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".js": "text/javascript",
         ".mjs": "text/javascript",
@@ -52,7 +54,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         ".woff2": "font/woff2",
     }
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -125,11 +127,32 @@ def guard() -> PageGuard:
     return PageGuard()
 
 
+def local_sitemap(site_dir: Path, site_url: str) -> str:
+    """sitemap.xml with the deployed base URL replaced by the local one.
+
+    Material's instant navigation only intercepts links that sitemap.xml lists, matched
+    against the deployed site_url; served from 127.0.0.1:PORT every click would fall back
+    to a full page load. With the local base in the sitemap the local site navigates as
+    the deployed one does.
+    """
+    xml = (site_dir / "sitemap.xml").read_text(encoding="utf-8")
+    locs = re.findall(r"<loc>([^<]+)</loc>", xml)
+    return xml.replace(min(locs, key=len), site_url) if locs else xml
+
+
 @pytest.fixture
 def page(
-    browser: object, color_scheme: str, viewport: dict[str, int], guard: PageGuard
+    browser: object,
+    color_scheme: str,
+    viewport: dict[str, int],
+    guard: PageGuard,
+    site_dir: Path,
+    site_url: str,
 ) -> Iterator[object]:
-    """A fresh page whose third-party requests and console errors fail the test."""
+    """A fresh page whose third-party requests and console errors fail the test.
+
+    Instant navigation works as on the deployed site (see `local_sitemap`).
+    """
     from playwright.sync_api import Browser, Route
 
     assert isinstance(browser, Browser)
@@ -149,12 +172,19 @@ def page(
             r.abort()
 
     context.route("**/*", route)
+    sitemap = local_sitemap(site_dir, site_url)
+    context.route(
+        site_url + "sitemap.xml",
+        lambda r: r.fulfill(status=200, content_type="application/xml", body=sitemap),
+    )
     pg = context.new_page()
     pg.on(
         "console",
-        lambda msg: guard.console_errors.append(f"{msg.text} ({msg.location.get('url', '')})")
-        if msg.type == "error"
-        else None,
+        lambda msg: (
+            guard.console_errors.append(f"{msg.text} ({msg.location.get('url', '')})")
+            if msg.type == "error"
+            else None
+        ),
     )
     pg.on("pageerror", lambda exc: guard.console_errors.append(f"uncaught: {exc}"))
     # Workers (Pyodide) make their own requests; the context route sees those too.
@@ -170,5 +200,3 @@ def screenshots() -> Path:
     out = ROOT / "test-results" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     return out
-
-
