@@ -12,7 +12,8 @@ Thin wiring only; the logic lives in ``site_build/notebook.py`` (tested in
   ``notebooks/<name>/<name>.ipynb`` (no outputs) next to its page, which the theme
   override ``docs/overrides/main.html`` links as a download button.
 * ``on_post_page``: jupytext gives the cells of a ``.py`` notebook random ids on
-  every read; they are renumbered so two builds give the same page.
+  every read; they are renumbered so two builds give the same page, and code cells
+  that scroll become keyboard-focusable.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from site_build.notebook import environment_key, stable_cell_ids, to_ipynb  # noqa: E402
+from site_build.notebook import environment_key, polish_page, to_ipynb  # noqa: E402
 
 NOTEBOOK_DIR = "notebooks"
 
@@ -75,5 +76,5 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     src = PurePosixPath(page.file.src_uri)
     if src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py":
-        return stable_cell_ids(output)
+        return polish_page(output)
     return output

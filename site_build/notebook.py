@@ -5,8 +5,9 @@ committed). ``hooks/notebook.py`` wires these pure functions into MkDocs:
 
 * :func:`to_ipynb` turns a source into the ``.ipynb`` a reader downloads from the
   notebook's page (no outputs, stable cell ids, so two builds give the same bytes);
-* :func:`stable_cell_ids` replaces the random cell ids that jupytext gives a
-  ``.py`` notebook on every read, so the rendered page is the same from build to build;
+* :func:`polish_page` replaces the random cell ids that jupytext gives a ``.py``
+  notebook on every read (so the page is the same from build to build) and makes
+  the code cells, which scroll sideways on narrow screens, reachable by keyboard;
 * :func:`environment_key` names the mkdocs-jupyter cache folder. That plugin keys
   its cache on the notebook's bytes only, so an edit to ``attention_ref`` would be
   served from a stale cache; putting the cache in a folder named after the sources
@@ -86,15 +87,22 @@ def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str
 
 
 _CELL_ID = re.compile(r'id="cell-id=[^"]*"')
+_CODE_SCROLLER = re.compile(r'<div class="highlight-ipynb( [^"]*)?"(?! tabindex)')
 
 
-def stable_cell_ids(html: str) -> str:
-    """Number the ``id="cell-id=..."`` attributes of a rendered notebook in order.
+def polish_page(html: str) -> str:
+    """Number the ``cell-id`` attributes in order; give code cells ``tabindex="0"``.
+
+    A region that scrolls must be focusable, or keyboard users cannot scroll it
+    (WCAG 2.1.1; axe-core's ``scrollable-region-focusable``).
 
     Examples
     --------
-    >>> stable_cell_ids('<div id="cell-id=3f2a"></div><div id="cell-id=9c1b"></div>')
+    >>> polish_page('<div id="cell-id=3f2a"></div><div id="cell-id=9c1b"></div>')
     '<div id="cell-id=cell-0"></div><div id="cell-id=cell-1"></div>'
+    >>> polish_page('<div class="highlight-ipynb hl-python"><pre>')
+    '<div class="highlight-ipynb hl-python" tabindex="0"><pre>'
     """
     counter = iter(range(1 << 30))
-    return _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
+    html = _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
+    return _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)

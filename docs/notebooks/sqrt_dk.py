@@ -30,7 +30,7 @@ import numpy as np
 
 import attention_ref as ar
 
-plt.rcParams["svg.hashsalt"] = "sqrt-dk"  # fixed ids inside the SVG plots: same page every build
+plt.rcParams["svg.hashsalt"] = "sqrt-dk"  # same SVG ids in every run
 rng = np.random.default_rng(seed=2017)  # change the seed: the conclusions should not change
 
 # %% [markdown]
