@@ -104,8 +104,6 @@ def make_budgets(measured: dict[str, dict[str, int]], headroom: float = HEADROOM
         ),
         "headroom": headroom,
         "third_party_requests": 0,
-        "console_errors": 0,
-        "axe_violations": 0,
         "pages": {
             key: {
                 "bytes": with_headroom(m["bytes"], headroom),

@@ -130,6 +130,18 @@ def first_load(browser: Any, url: str, color_scheme: str = "light") -> dict[str,
     return result
 
 
+def slug(url: str) -> str:
+    """A file name for a page URL.
+
+    Examples
+    --------
+    >>> slug("http://127.0.0.1:8000/notebooks/sqrt_dk/"), slug("http://127.0.0.1:8000/")
+    ('notebooks-sqrt_dk', 'home')
+    """
+    path = urlsplit(url).path.strip("/")
+    return path.replace("/", "-") or "home"
+
+
 def lighthouse(url: str, runs: int, out_dir: Path) -> dict[str, Any]:
     """Median (min, max) of each Lighthouse category score (0-100) and key metrics."""
     binary = ROOT / "node_modules" / ".bin" / "lighthouse"
@@ -139,7 +151,7 @@ def lighthouse(url: str, runs: int, out_dir: Path) -> dict[str, Any]:
     missed: dict[str, set[str]] = {c: set() for c in CATEGORIES}
     version = None
     for i in range(runs):
-        report = out_dir / f"lh-{i}.json"
+        report = out_dir / f"lighthouse-{slug(url)}-{i}.json"
         subprocess.run(
             [
                 str(binary),
@@ -207,8 +219,13 @@ def run(lighthouse_runs: int = 3, site: Path = ROOT / "site") -> dict[str, Any]:
             browser = pw.chromium.launch(
                 executable_path=CHROMIUM, args=[f for f in CHROME_FLAGS if f != "--headless=new"]
             )
-            pages = measure_site(site, browser, lighthouse_runs, work, built_pages(site))
-            baseline = measure_site(baseline_site, browser, lighthouse_runs, work, [""])[""]
+            out = ROOT / "bench" / "out"  # Lighthouse reports, for a closer look (git-ignored)
+            out.mkdir(parents=True, exist_ok=True)
+            pages = measure_site(site, browser, lighthouse_runs, out, built_pages(site))
+            (out / "baseline").mkdir(exist_ok=True)
+            baseline = measure_site(
+                baseline_site, browser, lighthouse_runs, out / "baseline", [""]
+            )[""]
             browser.close()
         shutil.rmtree(work / "baseline", ignore_errors=True)
     return {

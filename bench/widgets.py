@@ -97,9 +97,7 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
             page.locator(box).first.scroll_into_view_if_needed()
             page.wait_for_selector(ready, state="attached", timeout=30_000)
             page.evaluate(script, [EVENTS])  # warm-up (JIT, first layout)
-            samples = [
-                page.evaluate(script, [EVENTS]) / 1000 for _ in range(repeat)
-            ]
+            samples = [page.evaluate(script, [EVENTS]) / 1000 for _ in range(repeat)]
             timings[name] = summarize(samples)
         browser.close()
     return {

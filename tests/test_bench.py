@@ -208,6 +208,20 @@ def test_targets_verdicts_by_hand() -> None:
     # 1.5 x 500 + 300 = 1050 bytes allowed, 1000 used.
     assert verdicts["lesson page first load vs baseline"] == ("1000 B", "met")
     assert verdicts["warm mkdocs build ÷ baseline page's build"][1] == "missed"
+    assert verdicts["Pyodide, editor, practice runner on any page's first load"] == ("none", "met")
+
+
+def test_lazy_asset_on_a_first_load_misses_its_target() -> None:
+    results = _results()
+    lesson = results["site"]["pages"]["attention/"]  # type: ignore[index]
+    lesson["lazy_assets_loaded"] = ["model data", "pyodide"]
+    verdicts = {row[0]: (row[2], row[3]) for row in report.targets(results)}
+    assert verdicts["Pyodide, editor, practice runner on any page's first load"] == (
+        "pyodide",
+        "missed",
+    )
+    key = "real-model data (heatmap) fetched only where the widget is near the screen"
+    assert verdicts[key] == ("/attention/", "met")
 
 
 def test_markdown_report_has_every_section() -> None:
