@@ -372,6 +372,7 @@ class _Prepared:
         compute: np.dtype[Any],
         single: bool,
         scores_shape: tuple[int, ...],
+        shift: bool,
     ) -> None:
         self.q = q  # (..., n_q, d_k), already multiplied by the scale
         self.k_t = k_t  # (..., d_k, n_k)
@@ -381,6 +382,7 @@ class _Prepared:
         self.compute = compute
         self.single = single  # q was one vector (d_k,)
         self.scores_shape = scores_shape  # (..., n_q, n_k) with n_q = 1 for a single query
+        self.shift = shift  # subtract each row's maximum before exp (see _needs_shift)
         self.n_q = scores_shape[-2]
         self.n_k = scores_shape[-1]
 
@@ -422,7 +424,28 @@ def _prepare(
     q_scaled = q.astype(compute, copy=True)
     q_scaled *= compute.type(factor)
     k_t = np.swapaxes(k.astype(compute, copy=False), -1, -2)  # (..., d_k, n_k)
-    return _Prepared(q_scaled, k_t, checked_mask, is_causal, result, compute, single, scores_shape)
+    shift = _needs_shift(q_scaled, k, checked_mask)
+    return _Prepared(
+        q_scaled, k_t, checked_mask, is_causal, result, compute, single, scores_shape, shift
+    )
+
+
+def _needs_shift(q_scaled: FloatArray, k: FloatArray, mask: FloatArray | BoolArray | None) -> bool:
+    """Whether exp of the scores could overflow unless each row's maximum is subtracted first.
+
+    Softmax does not change when a whole row is shifted, so subtracting the maximum
+    is only a guard against overflow. Every score obeys ``|q·k| <= |q| |k|``
+    (Cauchy-Schwarz): when that bound keeps exp far from overflowing (and from
+    underflowing to all zeros), the two passes of the shift can be skipped.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        q_norm = float(np.linalg.norm(q_scaled, axis=-1).max(initial=0.0))
+        k_norm = float(np.linalg.norm(k, axis=-1).max(initial=0.0))
+        bound = q_norm * k_norm
+        if mask is not None and mask.dtype.kind == "f":  # the mask is added to the scores
+            bound += float(np.abs(mask[np.isfinite(mask)]).max(initial=0.0))
+    safe = 0.5 * math.log(float(np.finfo(q_scaled.dtype).max))  # 44 for float32, 354 for float64
+    return not bound <= safe  # also True when the bound is NaN or inf
 
 
 def _weight_blocks(prep: _Prepared) -> Iterator[tuple[slice, FloatArray, FloatArray]]:
@@ -451,22 +474,24 @@ def _weight_blocks(prep: _Prepared) -> Iterator[tuple[slice, FloatArray, FloatAr
                 np.copyto(e, -np.inf, where=np.logical_not(mask))
             else:
                 e += mask
-        total = _exp_shifted_(e, axis=-1)
+        total = _exp_shifted_(e, axis=-1, shift=prep.shift)
         yield rows, e, total
 
 
-def _exp_shifted_(e: FloatArray, axis: int) -> FloatArray:
+def _exp_shifted_(e: FloatArray, axis: int, shift: bool = True) -> FloatArray:
     """In place: ``e <- exp(e - max(e))`` along ``axis``; return the sums (keepdims).
 
     A slice that is all ``-inf`` becomes all zeros with sum 1 (not 0/0 = NaN).
+    ``shift=False`` skips subtracting the maximum, for scores known to be small.
     """
-    peak = np.max(e, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1) per row
-    if np.isnan(peak).any() or np.isposinf(peak).any():
-        raise FloatingPointError(
-            f"the scores overflowed {e.dtype} (an entry is inf or NaN); the inputs are too large"
-        )
-    peak[np.isneginf(peak)] = 0.0  # fully masked: exp(-inf - 0) = 0
-    e -= peak
+    if shift:
+        peak = np.max(e, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1) per row
+        if np.isnan(peak).any() or np.isposinf(peak).any():
+            raise FloatingPointError(
+                f"the scores overflowed {e.dtype} (inf or NaN): the inputs are too large"
+            )
+        peak[np.isneginf(peak)] = 0.0  # fully masked: exp(-inf - 0) = 0
+        e -= peak
     np.exp(e, out=e)
     total: FloatArray = np.sum(e, axis=axis, keepdims=True)
     total[total == 0] = 1.0
