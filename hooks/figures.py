@@ -9,7 +9,9 @@ to the build as ``figures/<name>-<theme>.svg``; nothing is written into ``docs/`
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,6 +22,7 @@ from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE_DIR = ROOT / ".cache" / "figures"
+log = logging.getLogger("mkdocs.hooks.figures")
 # Packages whose edits must show in the figures while `mkdocs serve` runs.
 WATCHED = ("attention_ref", "site_build")
 
@@ -42,8 +45,11 @@ def _fresh_figures() -> ModuleType:
 # files added after it would be reported as broken links.
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
+    start = time.perf_counter()
     figures = _fresh_figures()
-    for path, svg in figures.build_figures(CACHE_DIR).items():
+    svgs = figures.build_figures(CACHE_DIR)
+    log.info("figures: %d SVGs ready in %.2f s", len(svgs), time.perf_counter() - start)
+    for path, svg in svgs.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
             files.remove(existing)

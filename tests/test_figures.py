@@ -302,3 +302,15 @@ def test_site_build_doctests() -> None:
             module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
         )
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_built_lesson_page_embeds_every_figure() -> None:
+    page = ROOT / "site" / "attention" / "index.html"
+    if not page.is_file():
+        pytest.skip("site/ is not built (`make build` builds it before pytest in `make test`)")
+    html = page.read_text(encoding="utf-8")
+    for name in SPECS:
+        for theme in ("light", "dark"):
+            assert f'src="../figures/{name}-{theme}.svg#only-{theme}"' in html, (name, theme)
+            svg = ROOT / "site" / "figures" / f"{name}-{theme}.svg"
+            assert svg.is_file() and svg.read_bytes().startswith(b"<?xml"), svg

@@ -141,3 +141,16 @@ def test_mkdocs_yml_runs_the_notebook_strictly() -> None:
     block = text.split("- mkdocs-jupyter:", 1)[1].split("\n  - ", 1)[0]
     assert "execute: true" in block and "allow_errors: false" in block
     assert "hooks/notebook.py" in text
+
+
+def test_built_notebook_page_offers_the_ipynb_download() -> None:
+    site = ROOT / "site" / "notebooks" / "sqrt_dk"
+    if not (site / "index.html").is_file():
+        pytest.skip("site/ is not built (`make build` builds it before pytest in `make test`)")
+    html = (site / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a href="sqrt_dk\.ipynb" download[^>]*aria-label="Download', html)
+    assert (site / "sqrt_dk.ipynb").read_text(encoding="utf-8") == to_ipynb(
+        SOURCE.read_text(encoding="utf-8")
+    )
+    assert "stylesheets/notebook.css" in html
+    assert not re.search(r'id="cell-id=(?!cell-\d+")', html), "random cell ids left in the page"
