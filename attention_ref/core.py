@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,7 @@ BoolArray = npt.NDArray[np.bool_]
 # How many scores one block of queries holds at a time (see _weight_blocks): about
 # 256 KiB in float32, small enough to stay in the CPU cache between the passes of
 # the softmax, large enough for the matrix products to run at full speed.
-_BLOCK_SCORES = 1 << 16
+_BLOCK_SCORES = 1 << 20
 
 
 def scores(q: npt.ArrayLike, k: npt.ArrayLike) -> FloatArray:
@@ -359,32 +360,27 @@ def scaled_dot_product_attention(
 # --- the shared machinery -------------------------------------------------------------
 
 
+@dataclass(frozen=True)
 class _Prepared:
     """Checked, ready-to-compute operands of one attention call."""
 
-    def __init__(
-        self,
-        q: FloatArray,
-        k_t: FloatArray,
-        mask: FloatArray | BoolArray | None,
-        is_causal: bool,
-        result: np.dtype[Any],
-        compute: np.dtype[Any],
-        single: bool,
-        scores_shape: tuple[int, ...],
-        shift: bool,
-    ) -> None:
-        self.q = q  # (..., n_q, d_k), already multiplied by the scale
-        self.k_t = k_t  # (..., d_k, n_k)
-        self.mask = mask  # None, or broadcastable to (..., n_q, n_k)
-        self.is_causal = is_causal
-        self.result = result
-        self.compute = compute
-        self.single = single  # q was one vector (d_k,)
-        self.scores_shape = scores_shape  # (..., n_q, n_k) with n_q = 1 for a single query
-        self.shift = shift  # subtract each row's maximum before exp (see _needs_shift)
-        self.n_q = scores_shape[-2]
-        self.n_k = scores_shape[-1]
+    q: FloatArray  # (..., n_q, d_k), already multiplied by the scale
+    k_t: FloatArray  # (..., d_k, n_k)
+    mask: FloatArray | BoolArray | None  # None, or broadcastable to (..., n_q, n_k)
+    is_causal: bool
+    result: np.dtype[Any]  # the dtype returned
+    compute: np.dtype[Any]  # the dtype computed in (float32 for float16)
+    single: bool  # q was one vector (d_k,)
+    scores_shape: tuple[int, ...]  # (..., n_q, n_k), with n_q = 1 for a single query
+    shift: bool  # subtract each row's maximum before exp (see _needs_shift)
+
+    @property
+    def n_q(self) -> int:
+        return self.scores_shape[-2]
+
+    @property
+    def n_k(self) -> int:
+        return self.scores_shape[-1]
 
 
 def _prepare(

@@ -229,7 +229,7 @@ BAD_CALLS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
     ),
     (
         "scale_scores d_k float",
-        lambda: ar.scale_scores([1.0], 4.0),
+        lambda: ar.scale_scores([1.0], 4.0),  # type: ignore[arg-type]
         TypeError,
         "d_k must be an integer, got float",
     ),
@@ -265,13 +265,13 @@ BAD_CALLS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
     ("causal_mask negative", lambda: ar.causal_mask(-1), ValueError, "n_q must be >= 0, got -1"),
     (
         "causal_mask float",
-        lambda: ar.causal_mask(2.5),
+        lambda: ar.causal_mask(2.5),  # type: ignore[arg-type]
         TypeError,
         "n_q must be an integer, got float",
     ),
     (
         "causal_mask n_k",
-        lambda: ar.causal_mask(2, "3"),
+        lambda: ar.causal_mask(2, "3"),  # type: ignore[arg-type]
         TypeError,
         "n_k must be an integer, got str",
     ),
