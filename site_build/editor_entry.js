@@ -1,14 +1,12 @@
 // Entry of the practice editor bundle (built by site_build/editor_bundle.py with esbuild
 // from the npm CodeMirror 6 packages; never shipped as is). A lean set-up: line numbers,
-// Python highlighting in Material's code colours (light and dark), history, bracket
+// wrapped lines (no sideways scrolling on a phone), Python highlighting in Material's code colours (light and dark), history, bracket
 // matching, auto-indent, Tab to indent. Tab focus mode is CodeMirror's own: press
 // Escape, then Tab within two seconds, to move focus out of the editor.
 import { EditorState } from "@codemirror/state";
 import {
   EditorView,
   drawSelection,
-  highlightActiveLine,
-  highlightActiveLineGutter,
   highlightSpecialChars,
   keymap,
   lineNumbers,
@@ -43,10 +41,9 @@ const theme = EditorView.theme({
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--md-code-fg-color)" },
   ".cm-gutters": {
     backgroundColor: "var(--md-code-bg-color)",
-    color: "var(--md-default-fg-color--light)",
+    color: "var(--md-code-fg-color)",
     borderRight: "1px solid var(--md-default-fg-color--lightest)",
   },
-  ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "var(--md-code-hl-color--light, rgba(128,128,128,.12))" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": {
     backgroundColor: "var(--md-accent-fg-color--transparent)",
   },
@@ -70,13 +67,12 @@ export function createEditor({ parent, doc, label, describedBy, onChange, onRun 
       doc,
       extensions: [
         lineNumbers(),
-        highlightActiveLineGutter(),
         highlightSpecialChars(),
         history(),
         drawSelection(),
         indentOnInput(),
         bracketMatching(),
-        highlightActiveLine(),
+        EditorView.lineWrapping,
         indentUnit.of("    "),
         EditorState.tabSize.of(4),
         pythonLanguage,

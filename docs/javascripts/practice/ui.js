@@ -231,17 +231,6 @@ function renderResults(box, outcome, editor) {
     return;
   }
   const { report } = outcome;
-  const allPassed = report.passed === report.total;
-  box.append(
-    el(
-      "p",
-      { class: "practice__summary", "data-outcome": allPassed ? "pass" : "fail" },
-      mark(allPassed),
-      " ",
-      summaryText(report),
-      allPassed ? " Well done." : "",
-    ),
-  );
   const list = el("ol", { class: "practice__checks" });
   let firstFailure = true;
   for (const r of report.results) {
@@ -283,23 +272,35 @@ function renderResults(box, outcome, editor) {
   if (outcome.printed && outcome.printed.length) {
     const out = el("details", { class: "practice__printed" });
     out.append(el("summary", {}, `What your code printed (${outcome.printed.length} lines)`));
-    out.append(el("pre", {}, el("code", {}, outcome.printed.join("\n"))));
+    out.append(el("pre", {}, el("code", { tabindex: "0" }, outcome.printed.join("\n"))));
     box.append(out);
   }
 }
 
-function statusText(outcome) {
-  if (outcome.kind === "timeout") return timeoutText();
-  if (outcome.kind === "error") return outcome.message;
-  const { report } = outcome;
-  const first = report.results.find((r) => !r.passed);
-  let text = summaryText(report);
-  if (first) {
-    text += ` First failure: ${first.name}.`;
-    if (first.line) text += ` Line ${first.line}.`;
-    if (first.hint_text) text += ` Hint: ${first.hint_text}`;
+/** Fill the live status line: a short visible verdict, and for screen readers the
+ *  first failure's name, line and hint (the same words the open details show). */
+function showStatus(status, outcome) {
+  status.replaceChildren();
+  if (outcome.kind !== "result") {
+    status.dataset.outcome = outcome.kind;
+    const text =
+      outcome.kind === "timeout"
+        ? `Stopped after ${TIME_LIMIT_MS / 1000} seconds: is there an endless loop?`
+        : outcome.message;
+    status.append(mark(false), text);
+    return;
   }
-  return text;
+  const { report } = outcome;
+  const allPassed = report.passed === report.total;
+  status.dataset.outcome = allPassed ? "pass" : "fail";
+  status.append(mark(allPassed), summaryText(report), allPassed ? " Well done." : "");
+  const first = report.results.find((r) => !r.passed);
+  if (first) {
+    let more = ` First failure: ${first.name}.`;
+    if (first.line) more += ` Line ${first.line}.`;
+    if (first.hint_text) more += ` Hint: ${first.hint_text}`;
+    status.append(el("span", { class: "practice__sr-only" }, more));
+  }
 }
 
 function buildStep(container, step, editorModule) {
@@ -316,11 +317,11 @@ function buildStep(container, step, editorModule) {
     " runs the checks.",
   );
   const editorBox = el("div", { class: "practice__editor" });
-  const run = el("button", { type: "button", class: "md-button md-button--primary", "data-action": "run" }, "Run the checks");
-  const reset = el("button", { type: "button", class: "md-button", "data-action": "reset" }, "Reset to the starter");
+  const run = el("button", { type: "button", class: "practice__button practice__button--primary", "data-action": "run" }, "Run the checks");
+  const reset = el("button", { type: "button", class: "practice__button", "data-action": "reset" }, "Reset to the starter");
   const reveal = el(
     "button",
-    { type: "button", class: "md-button", "data-action": "solution", "aria-expanded": "false", "aria-controls": ids.solution },
+    { type: "button", class: "practice__button", "data-action": "solution", "aria-expanded": "false", "aria-controls": ids.solution },
     "Show a solution",
   );
   const failedBefore = getItem(keys.failed) === "1";
@@ -331,7 +332,7 @@ function buildStep(container, step, editorModule) {
     "div",
     { class: "practice__solution", id: ids.solution, hidden: true },
     el("p", {}, "One possible solution (yours may differ and still pass):"),
-    el("pre", {}, el("code", {}, step.solution)),
+    el("pre", {}, el("code", { tabindex: "0" }, step.solution)),
   );
   container.append(help, editorBox, el("div", { class: "practice__actions" }, run, reset, reveal), status, results, solution);
 
@@ -353,10 +354,11 @@ function buildStep(container, step, editorModule) {
     run.disabled = true;
     run.setAttribute("aria-busy", "true");
     container.dataset.state = "running";
+    delete status.dataset.outcome;
     status.textContent = runner.ready ? "Running the checks…" : "Waiting for Python to finish loading…";
     const outcome = await runner.run(step.id, editor.getCode());
     renderResults(results, outcome, editor);
-    status.textContent = statusText(outcome);
+    showStatus(status, outcome);
     const passed = outcome.kind === "result" && outcome.report.passed === outcome.report.total;
     container.dataset.state = passed ? "pass" : "fail";
     if (outcome.kind === "result") container.dataset.ms = String(outcome.ms);

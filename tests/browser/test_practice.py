@@ -1,0 +1,226 @@
+"""The practice section in Debian's Chromium, with the real Pyodide served by the site.
+
+One page load and one warm worker carry most checks (Pyodide's cold start dominates
+the time): nothing heavy loads before the section comes near; each step's solution
+passes and one typical mistake per step shows its hint; the solution button appears
+only after a failed run; a syntax error names its line; an endless loop is stopped
+while the page keeps responding, and the next run works in a fresh worker; the code
+survives a reload and Reset restores the starter; Tab indents and Escape-then-Tab
+leaves the editor; axe-core finds no violation in either palette; the section fits a
+phone's width. The ``page`` fixture fails the test on any console error or any
+request to a host other than 127.0.0.1 (the worker's requests included).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.browser.axe import axe_violations, describe
+
+ROOT = Path(__file__).resolve().parents[2]
+PRACTICE = ROOT / "snippets" / "practice"
+STEPS = sorted(p.name for p in PRACTICE.iterdir() if p.is_dir() and p.name[:2].isdigit())
+# One typical mistake per step, and the hint it must earn (as its file declares).
+MISTAKE = {
+    "01_dot": "elementwise",
+    "02_scores": "no_sqrt",
+    "03_softmax": "no_max",
+    "04_weighted_sum": "argmax",
+    "05_attend": "keys_values",
+    "06_causal": "off_by_one",
+}
+WAIT_MS = 90_000  # generous: a cold Pyodide start on a busy machine
+
+
+def source(step: str, name: str) -> str:
+    return (PRACTICE / step / name).read_text(encoding="utf-8")
+
+
+def declared_hint(step: str, mistake: str) -> str:
+    text = source(step, f"mistakes/{mistake}.py")
+    return next(line.split(":", 1)[1].strip() for line in text.splitlines() if "EXPECTED_HINT" in line)
+
+
+def runner(page: Any, step: str) -> Any:
+    return page.locator(f".practice__runner[data-step='{step}']")
+
+
+def set_code(page: Any, step: str, code: str) -> None:
+    page.evaluate(
+        "([s, c]) => document.querySelector(`.practice__runner[data-step='${s}']`)"
+        ".practiceEditor.setCode(c)",
+        [step, code],
+    )
+
+
+def get_code(page: Any, step: str) -> str:
+    return str(
+        page.evaluate(
+            "s => document.querySelector(`.practice__runner[data-step='${s}']`)"
+            ".practiceEditor.getCode()",
+            step,
+        )
+    )
+
+
+def start_run(page: Any, step: str) -> None:
+    page.evaluate(
+        "s => { document.querySelector(`.practice__runner[data-step='${s}']`).dataset.state = '' }",
+        step,
+    )
+    runner(page, step).locator("[data-action='run']").click()
+
+
+def wait_done(page: Any, step: str) -> str:
+    page.wait_for_function(
+        "s => ['pass', 'fail'].includes("
+        "document.querySelector(`.practice__runner[data-step='${s}']`).dataset.state)",
+        arg=step,
+        timeout=WAIT_MS,
+    )
+    return str(runner(page, step).get_attribute("data-state"))
+
+
+def run_code(page: Any, step: str, code: str) -> str:
+    set_code(page, step, code)
+    start_run(page, step)
+    return wait_done(page, step)
+
+
+def test_practice_runs_real_python_in_a_worker(
+    page: Any, site_url: str, screenshots: Path
+) -> None:
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(site_url + "attention/", wait_until="load")
+    page.wait_for_timeout(300)
+
+    # Lazy: nothing heavy before the section comes near (the page opens at the top).
+    heavy = [u for u in requests if "pyodide" in u or "editor.bundle" in u or "manifest" in u]
+    assert heavy == [], f"loaded before the practice section was near: {heavy}"
+    assert page.locator(".practice").get_attribute("data-practice-state") == "waiting"
+
+    page.locator("#practice-dot").scroll_into_view_if_needed()
+    page.wait_for_selector(".practice__runner[data-step='06_causal'] .cm-editor", timeout=WAIT_MS)
+    # The solution can never be revealed before a failed run.
+    for step in STEPS:
+        assert runner(page, step).locator("[data-action='solution']").is_hidden()
+    page.wait_for_selector(".practice__loader[data-state='ready']", timeout=WAIT_MS)
+    assert any(u.endswith("vendor/pyodide/pyodide.asm.wasm") for u in requests)
+
+    # Every solution passes, in real Pyodide.
+    for step in STEPS:
+        assert run_code(page, step, source(step, "solution.py")) == "pass", step
+        summary = runner(page, step).locator(".practice__status").inner_text()
+        assert summary.strip().startswith("All ") and "checks passed" in summary
+
+    # One typical mistake per step fails with its own hint, shown to the reader.
+    for step, mistake in MISTAKE.items():
+        assert run_code(page, step, source(step, f"mistakes/{mistake}.py")) == "fail", step
+        hint = declared_hint(step, mistake)
+        items = runner(page, step).locator(f".practice__check.is-fail[data-hint='{hint}']")
+        assert items.count() >= 1, f"{step}/{mistake}: no failed check with hint {hint!r}"
+        first_failure = runner(page, step).locator(".practice__check.is-fail").first
+        assert "Hint:" in first_failure.inner_text()
+        assert "Call" in first_failure.inner_text()
+        # A failed attempt unlocks the solution.
+        reveal = runner(page, step).locator("[data-action='solution']")
+        assert reveal.is_visible()
+    reveal = runner(page, "03_softmax").locator("[data-action='solution']")
+    reveal.click()
+    solution_box = runner(page, "03_softmax").locator(".practice__solution")
+    assert solution_box.is_visible() and "def softmax" in solution_box.inner_text()
+    assert reveal.get_attribute("aria-expanded") == "true"
+    detail = runner(page, "03_softmax").locator(".practice__check.is-fail").first.inner_text()
+    assert "OverflowError" in detail and "Line" in detail
+
+    page.locator(".practice").screenshot(path=str(screenshots / "practice-light.png"))
+    violations = axe_violations(page, include=".practice")
+    assert violations == [], describe(violations)
+
+    # A syntax error is reported with the reader's line.
+    assert run_code(page, "01_dot", "def dot(a, b):\n    total = 0\n    for x in a\n") == "fail"
+    text = runner(page, "01_dot").locator(".practice__results").inner_text()
+    assert "SyntaxError" in text and "3: for x in a" in text
+    assert "Line 3" in runner(page, "01_dot").locator(".practice__status").inner_text()
+
+    # An endless loop: the page keeps responding while it runs, then it is stopped.
+    set_code(page, "02_scores", "def scaled_scores(q, keys):\n    while True:\n        pass\n")
+    start_run(page, "02_scores")
+    page.wait_for_timeout(500)
+    # The main thread answers while the run is still going, and other controls work.
+    assert runner(page, "02_scores").get_attribute("data-state") == "running"
+    runner(page, "01_dot").locator("[data-action='reset']").click()
+    assert get_code(page, "01_dot") == source("01_dot", "starter.py")
+    assert runner(page, "02_scores").get_attribute("data-state") == "running"
+    assert wait_done(page, "02_scores") == "fail"
+    stopped = runner(page, "02_scores").locator(".practice__results").inner_text()
+    assert "Stopped after" in stopped and "endless loop" in stopped
+    assert "Stopped after" in runner(page, "02_scores").locator(".practice__status").inner_text()
+    # The next run starts a fresh worker and works.
+    assert run_code(page, "02_scores", source("02_scores", "solution.py")) == "pass"
+
+    # Keyboard: Tab indents inside the editor; Escape then Tab moves focus out.
+    set_code(page, "04_weighted_sum", "x")
+    content = runner(page, "04_weighted_sum").locator(".cm-content")
+    content.click()
+    page.keyboard.press("End")
+    page.keyboard.press("Home")
+    page.keyboard.press("Tab")
+    assert get_code(page, "04_weighted_sum") == "    x"
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    inside = page.evaluate(
+        "() => !!document.activeElement.closest(\".practice__runner[data-step='04_weighted_sum']"
+        " .cm-editor\")"
+    )
+    assert not inside, "Escape then Tab must move the focus out of the editor"
+
+    # Dark palette: Material's toggle switches in place; no violation there either.
+    page.locator("form[data-md-component='palette'] label:not([hidden])").first.click()
+    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    page.locator(".practice").screenshot(path=str(screenshots / "practice-dark.png"))
+    violations = axe_violations(page, include=".practice")
+    assert violations == [], describe(violations)
+
+    # The code is kept per exercise across a reload; Reset restores the starter.
+    set_code(page, "05_attend", "# my attempt\n" + source("05_attend", "starter.py"))
+    page.wait_for_timeout(600)  # the editor saves 300 ms after the last change
+    page.reload(wait_until="load")
+    page.locator("#practice-attend").scroll_into_view_if_needed()
+    page.wait_for_selector(".practice__runner[data-step='05_attend'] .cm-editor", timeout=WAIT_MS)
+    assert get_code(page, "05_attend").startswith("# my attempt\n")
+    assert runner(page, "05_attend").locator("[data-action='solution']").is_visible()
+    runner(page, "05_attend").locator("[data-action='reset']").click()
+    assert get_code(page, "05_attend") == source("05_attend", "starter.py")
+    # Idempotent set-up: one editor per step, even after a reload.
+    assert page.locator(".practice .cm-editor").count() == len(STEPS)
+
+    # Phone width: the section fits, nothing scrolls sideways.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#practice-attend").scroll_into_view_if_needed()
+    overflow = page.evaluate(
+        "() => { const s = document.querySelector('.practice');"
+        " return s.scrollWidth - s.clientWidth }"
+    )
+    assert overflow <= 1, f"the practice section is {overflow}px wider than a phone screen"
+    runner(page, "05_attend").screenshot(path=str(screenshots / "practice-phone.png"))
+
+
+def test_practice_survives_instant_navigation(page: Any, site_url: str) -> None:
+    """Leaving the page and coming back sets the section up again, exactly once."""
+    page.goto(site_url + "attention/", wait_until="load")
+    page.locator("#practice-dot").scroll_into_view_if_needed()
+    page.wait_for_selector(".practice__runner[data-step='01_dot'] .cm-editor", timeout=WAIT_MS)
+    # Material's instant navigation: follow the footer links (no full page load).
+    page.evaluate("window.__samePage = true")
+    page.locator("a.md-footer__link--prev").click()
+    page.wait_for_function("!document.querySelector('.practice')")
+    page.locator("a.md-footer__link--next").click()
+    page.wait_for_selector(".practice", state="attached")
+    assert page.evaluate("window.__samePage === true"), "expected instant navigation"
+    page.locator("#practice-dot").scroll_into_view_if_needed()
+    page.wait_for_selector(".practice__runner[data-step='01_dot'] .cm-editor", timeout=WAIT_MS)
+    assert page.locator(".practice .cm-editor").count() == len(STEPS)
+    assert page.locator(".practice").get_attribute("data-practice-state") == "ready"
