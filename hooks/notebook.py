@@ -44,7 +44,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if plugin is None or not plugin.config["cache"]:
         return config
     base = Path(getattr(plugin, "_cache_base", plugin.config["cache_dir"]))
-    plugin._cache_base = str(base)  # type: ignore[attr-defined]  # rebuilds must not nest
+    plugin._cache_base = str(base)  # rebuilds must not nest the folders
     versions = {
         "python": platform.python_version(),
         "numpy": numpy.__version__,

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import jupytext
+import jupytext  # type: ignore[import-untyped]
 
 
 def to_ipynb(source: str) -> str:

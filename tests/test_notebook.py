@@ -14,7 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import jupytext
+import jupytext  # type: ignore[import-untyped]
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -27,7 +27,7 @@ SOURCE = ROOT / "docs" / "notebooks" / "sqrt_dk.py"
 
 @pytest.fixture(scope="module")
 def executed() -> nbformat.NotebookNode:
-    nb = jupytext.read(SOURCE)
+    nb: nbformat.NotebookNode = jupytext.read(SOURCE)
     client = NotebookClient(
         nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
     )
@@ -85,7 +85,7 @@ def test_headings_carry_no_math() -> None:
 def test_download_is_a_valid_notebook_without_outputs_and_stable() -> None:
     text = to_ipynb(SOURCE.read_text(encoding="utf-8"))
     assert to_ipynb(SOURCE.read_text(encoding="utf-8")) == text
-    nb = nbformat.reads(text, as_version=4)
+    nb = nbformat.reads(text, as_version=4)  # type: ignore[no-untyped-call]
     nbformat.validate(nb)
     assert nb.metadata.kernelspec.name == "python3"
     assert "jupytext" not in nb.metadata
