@@ -119,8 +119,12 @@ class Runner {
       }, TIME_LIMIT_MS);
       this.pending.set(id, (msg) => {
         clearTimeout(timer);
-        if (msg.crash) resolve({ kind: "error", message: msg.crash, printed: msg.printed });
-        else resolve({ kind: "result", report: msg.report, printed: msg.printed, ms: msg.ms });
+        if (msg.crash) {
+          // The runner itself failed (the reader's code can break the interpreter, e.g.
+          // by clearing sys.modules): start from a clean worker next time.
+          this.stop();
+          resolve({ kind: "error", message: `The checks could not run: ${msg.crash}`, printed: msg.printed });
+        } else resolve({ kind: "result", report: msg.report, printed: msg.printed, ms: msg.ms });
       });
       this.worker.postMessage({ type: "run", id, step, source });
     });
