@@ -8,7 +8,6 @@ here. Tolerances come from the sample sizes, not from the values the code happen
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -294,17 +293,6 @@ def test_partial_embeds_each_figure_for_both_palettes_with_alt_text_and_caption(
             match = re.search(r"!\[([^\]]{40,})" + re.escape(ref), PARTIAL)
             assert match, f"{name}-{theme}: missing, or alt text shorter than 40 characters"
     assert PARTIAL.count("<figcaption") == PARTIAL.count("<figure ") == len(SPECS)
-
-
-def test_site_build_doctests() -> None:
-    # pytest's testpaths do not include site_build/, so its docstring examples run here.
-    from site_build import notebook
-
-    for module in (F, notebook):
-        result = doctest.testmod(
-            module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-        )
-        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 def test_built_lesson_page_embeds_every_figure() -> None:
