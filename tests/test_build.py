@@ -18,7 +18,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
 # Hosts a built page may name in an attribute that the browser fetches.
-FETCHING_ATTR = re.compile(r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""")
+FETCHING_ATTR = re.compile(
+    r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=["']([^"']+)["']"""
+)
 
 
 def build(dest: Path) -> None:
