@@ -80,3 +80,19 @@ def test_katex_fonts_are_served_by_the_site(page: Any, site_url: str) -> None:
     assert fonts, "no KaTeX font was fetched"
     assert all(u.startswith(site_url + "vendor/katex/fonts/") for u in fonts), fonts
     assert all(u.endswith(".woff2") for u in fonts), "Chromium should only need woff2"
+
+
+def test_dollar_signs_in_ordinary_text_are_left_alone(page: Any, site_url: str) -> None:
+    page.goto(site_url + "attention/", wait_until="load")
+    page.wait_for_function(ALL_TYPESET)
+    text = page.evaluate(
+        """() => {
+            const p = document.createElement('p');
+            p.id = 'prices';
+            p.textContent = 'A book costs $5 and a card $2.';
+            document.querySelector('article').append(p);
+            window.document$.next(document);
+            return p.innerHTML;
+        }"""
+    )
+    assert text == "A book costs $5 and a card $2."
