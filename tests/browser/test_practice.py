@@ -39,7 +39,8 @@ def source(step: str, name: str) -> str:
 
 def declared_hint(step: str, mistake: str) -> str:
     text = source(step, f"mistakes/{mistake}.py")
-    return next(line.split(":", 1)[1].strip() for line in text.splitlines() if "EXPECTED_HINT" in line)
+    lines = [line for line in text.splitlines() if line.startswith("EXPECTED_HINT:")]
+    return lines[0].split(":", 1)[1].strip()
 
 
 def runner(page: Any, step: str) -> Any:
@@ -88,9 +89,7 @@ def run_code(page: Any, step: str, code: str) -> str:
     return wait_done(page, step)
 
 
-def test_practice_runs_real_python_in_a_worker(
-    page: Any, site_url: str, screenshots: Path
-) -> None:
+def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screenshots: Path) -> None:
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(site_url + "attention/", wait_until="load")
@@ -173,7 +172,7 @@ def test_practice_runs_real_python_in_a_worker(
     page.keyboard.press("Tab")
     inside = page.evaluate(
         "() => !!document.activeElement.closest(\".practice__runner[data-step='04_weighted_sum']"
-        " .cm-editor\")"
+        ' .cm-editor")'
     )
     assert not inside, "Escape then Tab must move the focus out of the editor"
 
