@@ -264,6 +264,16 @@ def test_returning_none_and_system_exit() -> None:
     assert exited.hint == "load-error" and "SystemExit" in exited.error
 
 
+def test_endless_loop_is_stopped_on_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(h, "TIME_LIMIT", 0.2)
+    results = h.run(DOT, "def dot(a, b):\n    while True:\n        pass\n")
+    assert len(results) == 1, "one endless loop stops the run, not one wait per case"
+    [stopped] = results
+    assert stopped.hint == "timeout" and stopped.line in {2, 3}
+    [at_load] = h.run(DOT, "while True:\n    pass\n")
+    assert at_load.hint == "timeout" and at_load.name == "your code loads"
+
+
 def test_tuples_and_generators_count_as_lists() -> None:
     softmax_step = checks_of(PRACTICE / "03_softmax")
     source = (PRACTICE / "03_softmax" / "solution.py").read_text(encoding="utf-8")

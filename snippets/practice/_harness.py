@@ -27,11 +27,13 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib.util
 import json
 import math
 import random
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -54,6 +56,8 @@ HINTS: dict[str, str] = {
     "your own code.",
     "returned-none": "Your function returned None: did you forget the `return` line?",
     "exception": "Your code raised an error on this input. The line shown is where it happened.",
+    "timeout": "Your code was still running after several seconds: look for a loop that never "
+    "ends (a while loop whose condition never becomes false).",
     "dot-no-sum": "A dot product is ONE number: multiply matching entries and add the products "
     "up (a[0]*b[0] + a[1]*b[1] + ...), do not return the list of products.",
     "dot-sums": "Multiply matching entries pair by pair and then add: a[0]*b[0] + a[1]*b[1] + "
@@ -282,6 +286,33 @@ def tolerance_text(tol: float) -> str:
 
 # --- running the reader's code ---------------------------------------------------------------
 
+#: Seconds one call may take on the command line (None: no limit). The browser does not
+#: use this: it stops the whole worker instead, as WebAssembly cannot be interrupted.
+TIME_LIMIT: float | None = None
+
+
+class TookTooLong(Exception):
+    """Raised into the reader's code when it runs past :data:`TIME_LIMIT`."""
+
+
+@contextlib.contextmanager
+def time_limit() -> Iterator[None]:
+    """Interrupt the reader's code after :data:`TIME_LIMIT` seconds, where signals allow."""
+    if TIME_LIMIT is None or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise TookTooLong(f"still running after {TIME_LIMIT:g} seconds")
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
 
 def _source_line(source: str, line: int | None) -> str:
     lines = source.splitlines()
@@ -318,7 +349,8 @@ def load(source: str) -> tuple[dict[str, Any], Result | None]:
         )
     namespace: dict[str, Any] = {"__name__": "answer", "__file__": ANSWER_FILE}
     try:
-        exec(code, namespace)
+        with time_limit():
+            exec(code, namespace)
     except (Exception, SystemExit) as exc:
         line = learner_line(exc)
         return {}, Result(
@@ -327,7 +359,7 @@ def load(source: str) -> tuple[dict[str, Any], Result | None]:
             error=describe_exception(exc),
             line=line,
             code=_source_line(source, line),
-            hint="load-error",
+            hint="timeout" if isinstance(exc, TookTooLong) else "load-error",
         )
     return namespace, None
 
@@ -350,13 +382,16 @@ class Runner:
     def call(self, name: str, args: tuple[Any, ...]) -> tuple[Any, Result | None]:
         """Call the function on a copy of ``args``: (answer, None) or (None, failure)."""
         try:
-            value = self.fn(*copy.deepcopy(args))
+            with time_limit():
+                value = self.fn(*copy.deepcopy(args))
         except RecursionError as exc:
             return None, self._error(name, args, exc, "exception")
         except Exception as exc:
             explain = getattr(self.step, "explain_exception", None)
             hint = explain(exc, args) if explain else None
-            if hint is None:
+            if isinstance(exc, TookTooLong):
+                hint = "timeout"
+            elif hint is None:
                 hint = "not-implemented" if isinstance(exc, NotImplementedError) else "exception"
             return None, self._error(name, args, exc, hint)
         if value is None:
@@ -452,7 +487,11 @@ def run(step: ModuleType, source: str) -> list[Result]:
             )
         ]
     runner = Runner(step, fn, source)
-    checked = [runner.check_case(case) for case in step.cases()]
+    checked = []
+    for case in step.cases():
+        checked.append(runner.check_case(case))
+        if checked[-1][0].hint == "timeout":
+            break  # one endless loop is enough: do not wait for it on every case
     # A wrong answer can match several known mistakes on one case (√n_k equals d_k when
     # there are as many keys as dimensions): give each case the hint that explains the
     # most cases overall, so the reader gets one consistent story.
@@ -466,7 +505,7 @@ def run(step: ModuleType, source: str) -> list[Result]:
             result.hint = max(candidates, key=lambda hint: votes[hint])
         results.append(result)
     properties: Callable[[Runner], Iterator[Result]] | None = getattr(step, "properties", None)
-    if properties is not None:
+    if properties is not None and not any(r.hint == "timeout" for r in results):
         results.extend(properties(runner))
     return results
 
@@ -519,6 +558,8 @@ def main(step: ModuleType, argv: list[str]) -> int:
     except OSError as exc:
         print(f"cannot read {argv[1]}: {exc}", file=sys.stderr)
         return 2
+    global TIME_LIMIT
+    TIME_LIMIT = 5.0
     results = run(step, source)
     print(report(step, results))
     return 0 if all(r.passed for r in results) else 1
