@@ -33,7 +33,8 @@ test("megabytes with one decimal, and bad byte counts are refused", () => {
 
 test("progress text and fraction stay within the total", () => {
   assert.equal(progressText(3_100_000, 12_200_000), "Loading Python in your browser: 3.1 MB of 12.2 MB");
-  assert.equal(progressText(13_000_000, 12_200_000), "Loading Python in your browser: 12.2 MB of 12.2 MB");
+  assert.equal(progressText(12_199_999, 12_200_000), "Loading Python in your browser: 12.2 MB of 12.2 MB");
+  assert.equal(progressText(13_000_000, 12_200_000), "Downloaded; starting Python…");
   assert.equal(progressFraction(5, 10), 0.5);
   assert.equal(progressFraction(20, 10), 1);
   assert.equal(progressFraction(-1, 10), 0);

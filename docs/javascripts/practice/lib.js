@@ -18,8 +18,10 @@ export function formatMB(bytes) {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-/** The loading line: "Loading Python in your browser: 3.1 of 12.2 MB". */
+/** The loading line: "Loading Python in your browser: 3.1 MB of 12.2 MB", then, once
+ *  every byte has arrived, "Starting Python…" while the interpreter initialises. */
 export function progressText(loaded, total) {
+  if (total > 0 && loaded >= total) return "Downloaded; starting Python…";
   const shown = Math.min(loaded, total);
   return `Loading Python in your browser: ${formatMB(shown)} of ${formatMB(total)}`;
 }
