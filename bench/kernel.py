@@ -210,19 +210,29 @@ def _subprocess(args: list[str], env: dict[str, str]) -> dict[str, Any]:
     return result
 
 
-def run(repeat: int = 7, sizes: tuple[int, ...] = SIZES) -> dict[str, Any]:
-    """Measure in clean subprocesses (numpy first, then torch, never in one interpreter)."""
+def run(
+    repeat: int = 7, sizes: tuple[int, ...] = SIZES, threads: int | None = None
+) -> dict[str, Any]:
+    """Measure in clean subprocesses (numpy first, then torch, never in one interpreter).
+
+    ``threads`` caps numpy's BLAS threads (``OPENBLAS_NUM_THREADS``); torch then gets the
+    same number. By default BLAS uses what it would use anyway (one per core).
+    """
     env = dict(os.environ)
     parent_env = {name: env.pop(name, None) for name in BLAS_ENV}
+    if threads is not None:
+        env["OPENBLAS_NUM_THREADS"] = str(threads)
     size_args = ["--sizes", ",".join(map(str, sizes)), "--repeat", str(repeat)]
     numpy_part = _subprocess(["--part", "numpy", *size_args], env)
     threads = int(numpy_part["blas"]["num_threads"] or 1)
     torch_part = _subprocess(["--part", "torch", "--threads", str(threads), *size_args], env)
     return {
-        "what": f"forward, batch {BATCH} x {HEADS} heads x n x d_k={D_K}, seconds per call",
+        "what": f"forward, batch {BATCH} x {HEADS} heads x n x d_k={D_K}, seconds per call, "
+        f"{threads} thread{'s' if threads > 1 else ''} for BLAS and torch",
         "environment": {
             "unset_for_the_bench": list(BLAS_ENV),
             "values_in_the_calling_environment": parent_env,
+            "OPENBLAS_NUM_THREADS": env.get("OPENBLAS_NUM_THREADS"),
         },
         "blas": numpy_part["blas"],
         "oracle_found": numpy_part["oracle_found"],

@@ -312,6 +312,7 @@ def machine_lines(machine: dict[str, Any]) -> list[str]:
         ("lighthouse", "Lighthouse"),
         ("mkdocs", "MkDocs"),
         ("mkdocs_material", "Material for MkDocs"),
+        ("bench_priority", "bench priority"),
     ]
     return [f"- {label}: {machine[key]}" for key, label in order if machine.get(key)]
 
@@ -325,9 +326,10 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         table(["target", "goal", "measured", "verdict"], targets(results)),
     ]
-    if "kernel" in results:
-        parts += ["", "**attention_ref forward** " + f"({results['kernel']['what']})", ""]
-        parts += [kernel_table(results["kernel"])]
+    for name in ("kernel", "kernel_1thread"):
+        if name in results:
+            parts += ["", f"**attention_ref forward** ({results[name]['what']})", ""]
+            parts += [kernel_table(results[name])]
     if "site" in results:
         parts += ["", "**Pages, first load** " + f"({results['site']['bytes_are']})", ""]
         parts += [site_table(results["site"])]
@@ -345,7 +347,7 @@ def markdown(results: dict[str, Any]) -> str:
     parts += ["", "**Machine**", "", *machine_lines(results.get("machine", {}))]
     loads = [
         f"{name} {results[name]['load_average_before'][0]:.1f}"
-        for name in ("kernel", "site", "widgets", "practice", "build")
+        for name in ("kernel", "kernel_1thread", "site", "widgets", "practice", "build")
         if results.get(name, {}).get("load_average_before")
     ]
     if loads:
