@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
 # Hosts a built page may name in an attribute that the browser fetches.
 FETCHING_ATTR = re.compile(
-    r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=["']([^"']+)["']"""
+    r"""<(?:script|img|iframe|source|link(?![^>]*rel=["']canonical))\b[^>]*?\b(?:src|href)=["']([^"']+)["']"""
 )
 
 
