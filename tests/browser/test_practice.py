@@ -83,6 +83,11 @@ def wait_done(page: Any, step: str) -> str:
     return str(runner(page, step).get_attribute("data-state"))
 
 
+def practice_workers(page: Any) -> list[str]:
+    """The practice workers alive in the page (Material runs a search worker too)."""
+    return [w.url for w in page.workers if w.url.endswith("/javascripts/practice/worker.js")]
+
+
 def run_code(page: Any, step: str, code: str) -> str:
     set_code(page, step, code)
     start_run(page, step)
@@ -138,6 +143,11 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
     violations = axe_violations(page, include=".practice")
     assert violations == [], describe(violations)
 
+    # Twelve runs so far, one worker: Pyodide was fetched once and stayed warm.
+    wasm = [u for u in requests if u.endswith("pyodide.asm.wasm")]
+    assert len(wasm) == 1, f"expected one warm worker, Pyodide was fetched {len(wasm)} times"
+    assert len(practice_workers(page)) == 1
+
     # A syntax error is reported with the reader's line.
     assert run_code(page, "01_dot", "def dot(a, b):\n    total = 0\n    for x in a\n") == "fail"
     text = runner(page, "01_dot").locator(".practice__results").inner_text()
@@ -159,6 +169,9 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
     assert "Stopped after" in runner(page, "02_scores").locator(".practice__status").inner_text()
     # The next run starts a fresh worker and works.
     assert run_code(page, "02_scores", source("02_scores", "solution.py")) == "pass"
+    wasm = [u for u in requests if u.endswith("pyodide.asm.wasm")]
+    assert len(wasm) == 2, "the stopped worker must be replaced by a fresh one"
+    assert len(practice_workers(page)) == 1, "the stopped worker must be gone"
 
     # Keyboard: Tab indents inside the editor; Escape then Tab moves focus out.
     set_code(page, "04_weighted_sum", "x")
@@ -208,14 +221,19 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
 
 
 def test_practice_survives_instant_navigation(page: Any, site_url: str) -> None:
-    """Leaving the page and coming back sets the section up again, exactly once."""
+    """Leaving the page stops the worker; coming back sets the section up again, once."""
     page.goto(site_url + "attention/", wait_until="load")
     page.locator("#practice-dot").scroll_into_view_if_needed()
     page.wait_for_selector(".practice__runner[data-step='01_dot'] .cm-editor", timeout=WAIT_MS)
+    page.wait_for_selector(".practice__loader[data-state='ready']", timeout=WAIT_MS)
+    assert len(practice_workers(page)) == 1
     # Material's instant navigation: follow the footer links (no full page load).
     page.evaluate("window.__samePage = true")
     page.locator("a.md-footer__link--prev").click()
     page.wait_for_function("!document.querySelector('.practice')")
+    # Leaving the page stops the worker (it holds a whole Python interpreter).
+    page.wait_for_timeout(300)
+    assert practice_workers(page) == [], "the practice worker outlived its page"
     page.locator("a.md-footer__link--next").click()
     page.wait_for_selector(".practice", state="attached")
     assert page.evaluate("window.__samePage === true"), "expected instant navigation"
