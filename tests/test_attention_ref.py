@@ -537,3 +537,15 @@ def test_empty_query_set_and_empty_values() -> None:
     assert ar.scaled_dot_product_attention(np.ones((0, 4)), k, v).shape == (0, 2)
     assert ar.attention_weights(np.ones((2, 0, 4)), k).shape == (2, 0, 3)
     assert ar.scaled_dot_product_attention(np.ones((2, 4)), k, np.ones((3, 0))).shape == (2, 0)
+
+
+def test_the_oracle_itself_on_the_worked_example() -> None:
+    """The oracle is only a good judge if it gets the hand-worked numbers too."""
+    e = [math.exp(1.0), math.exp(0.0), math.exp(0.5)]
+    w = [x / sum(e) for x in e]
+    out = oracle.scaled_dot_product_attention(Q, K, V)
+    assert out == pytest.approx([10 * w[0] + 2 * w[2], 5 * w[1] + 2 * w[2]], rel=1e-15)
+    assert oracle.attention_weights(Q, K) == pytest.approx(w, rel=1e-15)
+    assert oracle.attention_weights([Q, Q], K, [[True, False, True]]) == pytest.approx(
+        [[w[0] / (w[0] + w[2]), 0.0, w[2] / (w[0] + w[2])]] * 2, rel=1e-15
+    )
