@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench import budgets, kernel, machine, pageweight, report, serve, site, stats
+from bench import budgets, build, kernel, machine, pageweight, report, serve, site, stats
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-MODULES = [stats, report, budgets, kernel, machine, pageweight, serve, site]
+MODULES = [stats, report, budgets, kernel, machine, pageweight, serve, site, build]
 
 
 @pytest.mark.parametrize("name", [m.__name__ for m in MODULES])
