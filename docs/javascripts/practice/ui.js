@@ -204,7 +204,7 @@ function buildLoader(box) {
     },
     ready(ms) {
       bar.value = 1;
-      text.textContent = `Python is ready (started in ${(ms / 1000).toFixed(1)} s). Runs take a moment.`;
+      text.textContent = `Python is ready (it started in ${(ms / 1000).toFixed(1)} s).`;
       status.textContent = "Python is ready.";
       box.dataset.state = "ready";
     },
