@@ -455,7 +455,8 @@ def _needs_shift(q_scaled: FloatArray, k: FloatArray, mask: FloatArray | BoolArr
 def _weight_blocks(prep: _Prepared) -> Iterator[tuple[slice, FloatArray, FloatArray]]:
     """Yield ``(rows, e, total)`` for consecutive blocks of queries.
 
-    ``e[..., i, j] = exp(score_ij - max_j score_ij)`` (0 where masked) and
+    ``e[..., i, j] = exp(score_ij - c_i)`` (0 where masked), where ``c_i`` is the
+    row's maximum score, or 0 when exp cannot overflow (see :func:`_needs_shift`), and
     ``total[..., i, 0] = sum_j e[..., i, j]`` (set to 1 for a fully masked row, so
     dividing leaves its zeros alone). The weights of the block are ``e / total``.
 
