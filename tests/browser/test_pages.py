@@ -3,7 +3,9 @@
 Checks what a reader would notice: the page loads with no console error and no request
 to a host other than 127.0.0.1 (the `page` fixture fails the test otherwise), every
 formula is typeset by KaTeX, every image (the build's figures) has loaded, the page has
-an "edit this page" link to its source, and axe-core finds no violation.
+an "edit this page" link to its source, and axe-core finds no violation. The first load
+stays within the page's budget of bytes and requests in `tests/budgets.json` (counted as
+`bench/pageweight.py` counts them; `python -m bench --update-budgets` rewrites the file).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from bench import budgets
+from bench.pageweight import RequestLog
 from tests.browser.axe import axe_violations, describe
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,10 +43,31 @@ def open_page(page: Any, url: str) -> None:
     page.wait_for_load_state("networkidle")
 
 
+def load_visible_images(page: Any) -> None:
+    """Scroll every image the palette shows into view and wait until it has decoded.
+
+    Figures load lazily (`loading="lazy"`) and only in the reader's palette, so an image
+    counts as broken only if it is shown and still fails once it has been asked for.
+    """
+    page.evaluate(
+        """async () => {
+            for (const img of [...document.images].filter(i => i.offsetParent !== null)) {
+                img.scrollIntoView();
+                await img.decode().catch(() => {});
+            }
+            window.scrollTo(0, 0);
+        }"""
+    )
+
+
 @pytest.mark.parametrize("color_scheme", ["light", "dark"], indirect=True)
 @pytest.mark.parametrize("path", PAGES)
-def test_page_renders_cleanly(page: Any, site_url: str, path: str, color_scheme: str) -> None:
+def test_page_renders_cleanly(
+    page: Any, site_url: str, path: str, color_scheme: str, guard: Any
+) -> None:
+    requests = RequestLog().attach(page)
     open_page(page, site_url + path)
+    first_load = {**requests.totals(), "third_party": list(guard.external_requests)}
     # The palette the reader asked for is the one Material shows.
     scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
     assert scheme == {"light": "default", "dark": "slate"}[color_scheme]
@@ -51,13 +76,15 @@ def test_page_renders_cleanly(page: Any, site_url: str, path: str, color_scheme:
     n_math = math.count()
     if n_math:
         page.wait_for_function(
-            "() => [...document.querySelectorAll('.arithmatex')].every(e => e.querySelector('.katex'))"
+            "() => [...document.querySelectorAll('.arithmatex')]"
+            ".every(e => e.querySelector('.katex'))"
         )
         assert page.locator(".katex-error").count() == 0, "KaTeX reported a formula error"
 
+    load_visible_images(page)
     broken = page.evaluate(
         """() => [...document.images]
-            .filter(img => img.offsetParent !== null || img.closest('figure'))
+            .filter(img => img.offsetParent !== null)
             .filter(img => !(img.complete && img.naturalWidth > 0))
             .map(img => img.getAttribute('src'))"""
     )
@@ -69,6 +96,9 @@ def test_page_renders_cleanly(page: Any, site_url: str, path: str, color_scheme:
     violations = axe_violations(page)
     assert violations == [], describe(violations)
 
+    over = budgets.check(path, first_load, budgets.load())
+    assert not over, f"{color_scheme} palette: " + "; ".join(over)
+
 
 def test_lesson_page_has_math_and_figures(page: Any, site_url: str) -> None:
     """The lesson page really carries formulas and build-time figures (guards the loop above)."""
@@ -76,6 +106,7 @@ def test_lesson_page_has_math_and_figures(page: Any, site_url: str) -> None:
     assert page.locator(".arithmatex .katex").count() >= 3
     figures = page.locator("img[src*='figures/']")
     assert figures.count() >= 6, "expected light and dark versions of at least three figures"
+    load_visible_images(page)
     visible = page.evaluate(
         "() => [...document.querySelectorAll(\"img[src*='figures/']\")]"
         ".filter(i => i.offsetParent !== null && i.naturalWidth > 0).length"
