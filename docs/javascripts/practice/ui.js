@@ -401,32 +401,34 @@ export async function mount(root) {
   const loaderBox = root.querySelector("[data-practice-loader]") || root.insertBefore(el("div"), root.firstChild);
   loaderBox.classList.add("practice__loader");
   const loader = buildLoader(loaderBox);
+  const editorLoading = loadEditor(); // in parallel with the exercises and Python
   let manifest, editorModule;
   try {
-    [manifest, editorModule] = await Promise.all([loadManifest(), loadEditor()]);
+    manifest = await loadManifest();
+    startPython(manifest, loader);
+    editorModule = await editorLoading;
   } catch (err) {
     loader.fail(`The practice section could not load: ${err.message}`);
     root.dataset.practiceState = "error";
     return;
   }
   const steps = new Map(manifest.steps.map((s) => [s.id, s]));
-  if (!runner) {
-    runner = new Runner(manifest, {
-      onProgress: (loaded, total) => mounted && loader.progress(loaded, total),
-      onReady: (ms) => mounted && loader.ready(ms),
-      onRestart: () => mounted && loader.restart(),
-    });
-  } else {
-    // A new page view (instant navigation): route the worker's news to this page's loader.
-    runner.onProgress = (loaded, total) => loader.progress(loaded, total);
-    runner.onReady = (ms) => loader.ready(ms);
-    runner.onRestart = () => loader.restart();
-  }
   for (const container of root.querySelectorAll(".practice__runner[data-step]")) {
     const step = steps.get(container.dataset.step);
     if (step) buildStep(container, step, editorModule);
   }
   root.dataset.practiceState = "ready";
+}
+
+/** Start (or keep) the worker, reporting its progress to this page's loader line. */
+function startPython(manifest, loader) {
+  const news = {
+    onProgress: (loaded, total) => loader.progress(loaded, total),
+    onReady: (ms) => loader.ready(ms),
+    onRestart: () => loader.restart(),
+  };
+  if (runner) Object.assign(runner, news);
+  else runner = new Runner(manifest, news);
   runner.ensure().catch((err) => loader.fail(`Python could not start: ${err.message}`));
 }
 
