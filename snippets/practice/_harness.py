@@ -233,7 +233,7 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
-def _as_list(x: Any) -> list[Any] | None:
+def as_list(x: Any) -> list[Any] | None:
     """The reader's sequence as a list (tuples, generators, array-likes), or None."""
     if isinstance(x, (list, tuple)):
         return list(x)
@@ -261,13 +261,13 @@ def compare(actual: Any, expected: Any, tol: float, where: str = "") -> str | No
     label = f"item {where}" if where else "the answer"
     if _is_number(expected):
         if not _is_number(actual):
-            kind = "a list" if _as_list(actual) is not None else type(actual).__name__
+            kind = "a list" if as_list(actual) is not None else type(actual).__name__
             return f"{label} is {kind}, expected one number"
         a = float(actual)
         if not math.isnan(a) and abs(a - expected) <= tol * max(1.0, abs(expected)):
             return None
         return f"{label} is {show(actual)}, expected {show(expected)}"
-    items = _as_list(actual)
+    items = as_list(actual)
     if items is None:
         kind = "a number" if _is_number(actual) else type(actual).__name__
         return f"{label} is {kind}, expected a list of {len(expected)} items"

@@ -78,7 +78,7 @@ def properties(run: h.Runner) -> Iterator[h.Result]:
     if failure is not None:
         yield failure
         return
-    items = h._as_list(forward)
+    items = h.as_list(forward)
     target = items[::-1] if items is not None else forward
     reason = h.compare(backward, target, 1e-9)
     yield run.check(

@@ -96,7 +96,7 @@ def properties(run: h.Runner) -> Iterator[h.Result]:
     if failure is not None:
         yield failure
         return
-    items = h._as_list(weights) or []
+    items = h.as_list(weights) or []
     numbers = all(isinstance(w, (int, float)) for w in items) and len(items) == len(scores)
     total = math.fsum(items) if numbers else float("nan")
     ok = numbers and min(items) >= 0 and abs(total - 1) <= 1e-9

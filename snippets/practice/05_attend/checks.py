@@ -162,7 +162,7 @@ def properties(run: h.Runner) -> Iterator[h.Result]:
             ok=reason is None,
             actual=out,
             expected="[1.5, -2]",
-            hint="keys-values" if len(h._as_list(out) or []) == len(q) else "sum-to-one",
+            hint="keys-values" if len(h.as_list(out) or []) == len(q) else "sum-to-one",
             tol=1e-9,
             detail=reason or "",
         )
@@ -173,7 +173,7 @@ def properties(run: h.Runner) -> Iterator[h.Result]:
     if failure is not None:
         yield failure
     else:
-        items = h._as_list(out) or []
+        items = h.as_list(out) or []
         cols = list(zip(*values))
         ok = len(items) == len(cols) and all(
             isinstance(x, (int, float)) and min(c) - 1e-9 <= x <= max(c) + 1e-9

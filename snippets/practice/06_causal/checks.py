@@ -104,8 +104,8 @@ def properties(run: h.Runner) -> Iterator[h.Result]:
     if failure is not None:
         yield failure
         return
-    head_before = (h._as_list(before) or [])[: n - 1]
-    head_after = (h._as_list(after) or [])[: n - 1]
+    head_before = (h.as_list(before) or [])[: n - 1]
+    head_after = (h.as_list(after) or [])[: n - 1]
     reason = h.compare(head_after, head_before, 1e-9)
     if len(head_before) != n - 1:
         reason = f"expected {n} outputs"
