@@ -54,8 +54,16 @@ def cases() -> list[h.Case]:
     # Query 0 sees k_1 only: v_1. Query 1 sees k_1, k_2 with scaled scores [0, 1]: weights
     # 1/(1+e), e/(1+e). Query 2 scores 1 against every key: equal weights, the average.
     hand = [[10.0, 0.0], [10 / (1 + E), 5 * E / (1 + E)], [12 / 3, 7 / 3]]
+    # Two positions, d_k = 2: query 1 scores 0 and 1 against keys 0 and 1, scaled by √2.
+    w1 = math.exp(1 / math.sqrt(2)) / (1 + math.exp(1 / math.sqrt(2)))
+    two = [[1.0, 2.0], [1 * (1 - w1) + 3 * w1, 2 * (1 - w1) + 4 * w1]]
     fixed = [
         h.Case("worked keys and values, three queries", (queries, K, V), hand),
+        h.Case(
+            "two positions: query 0 sees key 0 only",
+            ([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 2], [3, 4]]),
+            two,
+        ),
         h.Case(
             "one query sees its own key only", ([[5, -5]], [[1, 2]], [[3, 4, 5]]), [[3.0, 4.0, 5.0]]
         ),
