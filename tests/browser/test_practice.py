@@ -232,7 +232,10 @@ def test_practice_survives_instant_navigation(page: Any, site_url: str) -> None:
     page.locator("a.md-footer__link--prev").click()
     page.wait_for_function("!document.querySelector('.practice')")
     # Leaving the page stops the worker (it holds a whole Python interpreter).
-    page.wait_for_timeout(300)
+    for _ in range(50):  # the worker's close event arrives asynchronously
+        if not practice_workers(page):
+            break
+        page.wait_for_timeout(100)
     assert practice_workers(page) == [], "the practice worker outlived its page"
     page.locator("a.md-footer__link--next").click()
     page.wait_for_selector(".practice", state="attached")
