@@ -188,6 +188,18 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
         ' .cm-editor")'
     )
     assert not inside, "Escape then Tab must move the focus out of the editor"
+    # Ctrl+Enter in the editor runs the checks (here: an indentation error on line 1).
+    content.click()
+    page.evaluate(
+        "document.querySelector(\".practice__runner[data-step='04_weighted_sum']\")"
+        ".dataset.state = ''"
+    )
+    page.keyboard.press("Control+Enter")
+    assert wait_done(page, "04_weighted_sum") == "fail"
+    assert (
+        "IndentationError"
+        in runner(page, "04_weighted_sum").locator(".practice__results").inner_text()
+    )
 
     # Dark palette: Material's toggle switches in place; no violation there either.
     page.locator("form[data-md-component='palette'] label:not([hidden])").first.click()
