@@ -19,11 +19,12 @@
   }
 
   function focusableScrollBoxes(root) {
+    const boxes = [...document.querySelectorAll(".md-typeset__scrollwrap")];
     root.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])").forEach((box) => {
       if (box.scrollWidth > box.clientWidth + 1) {
         box.setAttribute("tabindex", "0");
         box.setAttribute("role", "region");
-        box.setAttribute("aria-label", "Table, scrolls sideways");
+        box.setAttribute("aria-label", `Table ${boxes.indexOf(box) + 1}, scrolls sideways`);
       }
     });
   }

@@ -171,6 +171,11 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
     assert run_code(page, "02_scores", source("02_scores", "solution.py")) == "pass"
     wasm = [u for u in requests if u.endswith("pyodide.asm.wasm")]
     assert len(wasm) == 2, "the stopped worker must be replaced by a fresh one"
+    # Playwright learns of a terminated worker by an event that can lag behind.
+    for _ in range(50):
+        if len(practice_workers(page)) == 1:
+            break
+        page.wait_for_timeout(100)
     assert len(practice_workers(page)) == 1, "the stopped worker must be gone"
 
     # Keyboard: Tab indents inside the editor; Escape then Tab moves focus out.
