@@ -65,15 +65,15 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
     if section == "site":
         from bench import site
 
-        return site.run(lighthouse_runs=args.lighthouse_runs)
+        return site.run(lighthouse_runs=args.lighthouse_runs, site=args.site)
     if section == "widgets":
         from bench import widgets
 
-        return widgets.run(repeat=args.repeat)
+        return widgets.run(repeat=args.repeat, site=args.site)
     if section == "practice":
         from bench import practice
 
-        return practice.run(repeat=args.browser_repeat)
+        return practice.run(repeat=args.browser_repeat, site=args.site)
     if section == "build":
         from bench import build
 
@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs a page")
     parser.add_argument("--browser-repeat", type=int, default=3, help="Pyodide cold starts")
     parser.add_argument("--build-repeat", type=int, default=3, help="builds of each kind")
+    parser.add_argument("--site", type=Path, default=ROOT / "site", help="the built site")
     parser.add_argument("--threads", type=int, help="BLAS and torch threads (default: BLAS's)")
     parser.add_argument("--with-make-test", action="store_true", help="also time `make test`")
     parser.add_argument("--write-page", action="store_true", help="only rewrite results.md")
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.update_budgets:
         from bench import budgets
 
-        path = budgets.update()
+        path = budgets.update(site=args.site)
         print(f"wrote {path.relative_to(ROOT)}")
         return 0
     if not args.write_page:

@@ -227,7 +227,7 @@ def run(
     threads = int(numpy_part["blas"]["num_threads"] or 1)
     torch_part = _subprocess(["--part", "torch", "--threads", str(threads), *size_args], env)
     return {
-        "what": f"forward, batch {BATCH} x {HEADS} heads x n x d_k={D_K}, seconds per call, "
+        "what": f"forward, batch {BATCH} × {HEADS} heads × n × d_k = {D_K}, time per call, "
         f"{threads} thread{'s' if threads > 1 else ''} for BLAS and torch",
         "environment": {
             "unset_for_the_bench": list(BLAS_ENV),
