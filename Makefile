@@ -53,7 +53,7 @@ build: install ## Build the site strictly into site/
 
 .PHONY: serve
 serve: install ## Build and serve the site on http://127.0.0.1:8000 with live reload
-	$(BIN)/mkdocs serve --strict -a $(HOST):$(PORT)
+	SITE_URL=http://$(HOST):$(PORT)/ PYTHONDONTWRITEBYTECODE=1 $(BIN)/mkdocs serve --strict -a $(HOST):$(PORT)
 
 .PHONY: lint
 lint: install ## ruff (lint and format check) and strict mypy
