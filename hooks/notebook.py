@@ -20,21 +20,19 @@ from __future__ import annotations
 
 import platform
 import shutil
-import sys
 from pathlib import Path, PurePosixPath
 
 import matplotlib
 import numpy
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from site_build.mkdocs_files import put_generated
+from site_build.notebook import environment_key, polish_page, to_ipynb
 
-from site_build.notebook import environment_key, polish_page, to_ipynb  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 NOTEBOOK_DIR = "notebooks"
 
@@ -69,7 +67,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         if src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py" and file.abs_src_path:
             text = Path(file.abs_src_path).read_text(encoding="utf-8")
             dest = f"{NOTEBOOK_DIR}/{src.stem}/{src.stem}.ipynb"
-            files.append(File.generated(config, dest, content=to_ipynb(text)))
+            put_generated(files, config, dest, content=to_ipynb(text))
     return files
 
 

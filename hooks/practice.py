@@ -9,20 +9,18 @@ copied by the vendor hook's table.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
+
+from site_build.editor_bundle import build_bundle
+from site_build.mkdocs_files import put_generated
+from site_build.practice import site_files
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from site_build.editor_bundle import build_bundle  # noqa: E402
-from site_build.practice import site_files  # noqa: E402
 
 PRACTICE = ROOT / "snippets" / "practice"
 EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
@@ -35,10 +33,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     generated = site_files(PRACTICE, ROOT / "node_modules" / "pyodide")
     generated[EDITOR_PATH] = build_bundle(EDITOR_ENTRY, ROOT, ROOT / ".cache" / "editor")
     for path, content in generated.items():
-        existing = files.get_file_from_path(path)
-        if existing is not None:
-            files.remove(existing)
-        files.append(File.generated(config, path, content=content))
+        put_generated(files, config, path, content=content)
     return files
 
 

@@ -7,18 +7,16 @@ written into ``docs/``; MkDocs copies each file from ``node_modules/`` into ``si
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
+
+from site_build.mkdocs_files import put_generated
+from site_build.vendor import plan_copies
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from site_build.vendor import plan_copies  # noqa: E402
 
 
 # Run before mkdocs-htmlproofer-plugin's on_files, which snapshots the file list:
@@ -26,8 +24,5 @@ from site_build.vendor import plan_copies  # noqa: E402
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for source, dest in plan_copies(ROOT / "node_modules"):
-        existing = files.get_file_from_path(dest)
-        if existing is not None:
-            files.remove(existing)
-        files.append(File.generated(config, dest, abs_src_path=str(source)))
+        put_generated(files, config, dest, abs_src_path=str(source))
     return files

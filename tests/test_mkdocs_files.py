@@ -1,0 +1,62 @@
+"""The helpers every hook shares: adding generated files and importing sources anew."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+
+from site_build.mkdocs_files import fresh_import, put_generated
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> MkDocsConfig:
+    (tmp_path / "docs").mkdir()
+    cfg = MkDocsConfig()
+    cfg.load_dict(
+        {"site_name": "t", "docs_dir": str(tmp_path / "docs"), "site_dir": str(tmp_path / "site")}
+    )
+    errors, _ = cfg.validate()
+    assert not errors
+    # MkDocs records which plugin made a generated file; outside an event there is none.
+    cfg.plugins._current_plugin = None
+    return cfg
+
+
+def test_put_generated_adds_then_replaces(config: MkDocsConfig) -> None:
+    files = Files([])
+    put_generated(files, config, "assets/data/x.json", content='{"a": 1}')
+    put_generated(files, config, "assets/data/x.json", content='{"a": 2}')
+    matching = [f for f in files if f.src_uri == "assets/data/x.json"]
+    assert len(matching) == 1, "a second call must replace the file, not add a duplicate"
+    assert matching[0].content_string == '{"a": 2}'
+
+
+def test_put_generated_copies_from_a_source_file(config: MkDocsConfig, tmp_path: Path) -> None:
+    source = tmp_path / "katex.min.css"
+    source.write_text(".katex{}", encoding="utf-8")
+    files = Files([])
+    put_generated(files, config, "vendor/katex/katex.min.css", abs_src_path=str(source))
+    (file,) = list(files)
+    assert isinstance(file, File) and file.abs_src_path == str(source)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"content": "x", "abs_src_path": "/x"}])
+def test_put_generated_needs_exactly_one_source(
+    config: MkDocsConfig, kwargs: dict[str, str]
+) -> None:
+    with pytest.raises(ValueError, match="exactly one of content or abs_src_path"):
+        put_generated(Files([]), config, "a.txt", **kwargs)  # type: ignore[arg-type]
+
+
+def test_fresh_import_reloads_the_live_packages() -> None:
+    import attention_ref
+
+    before = sys.modules["attention_ref"]
+    module = fresh_import("site_build.widget_data")
+    assert module.__name__ == "site_build.widget_data"
+    assert sys.modules["attention_ref"] is not before, "attention_ref must be imported anew"
+    assert before is attention_ref
