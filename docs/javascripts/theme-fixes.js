@@ -1,27 +1,38 @@
 // Accessibility fixes for markup that the theme's own JavaScript creates.
 //
 // 1. Material wraps the copy button of every code block in an unnamed <nav>; with more
-// than one code block on a page, axe-core reports `landmark-unique` (several
-// navigation landmarks that a screen reader cannot tell apart). Each gets a name that
-// says which code block it belongs to. The theme adds these navs after the page is
-// swapped in, so new ones are named as they appear.
+//    than one code block on a page, axe-core reports `landmark-unique` (navigation
+//    landmarks a screen reader cannot tell apart). Each gets a name saying which code
+//    block it belongs to.
 // 2. Material wraps every table in a scrolling box; when a table is wider than the
-// screen, keyboard users must be able to focus the box to scroll it (axe-core:
-// `scrollable-region-focusable`). Such boxes become focusable, named regions.
+//    screen, keyboard users must be able to focus the box to scroll it (axe-core:
+//    `scrollable-region-focusable`). Such boxes become focusable, named regions.
+//
+// The theme adds this markup after a page is swapped in (instant navigation), so the
+// fixes run again when the DOM changes, at most once per animation frame, and each
+// box is measured once (again after a resize).
 (() => {
   "use strict";
 
-  function nameCodeNavs(root) {
-    root.querySelectorAll("nav.md-code__nav:not([aria-label])").forEach((nav) => {
-      const all = [...document.querySelectorAll("nav.md-code__nav")];
-      nav.setAttribute("aria-label", `Code block ${all.indexOf(nav) + 1} actions`);
+  const CHECKED = "data-scroll-checked";
+
+  function nameCodeNavs() {
+    const navs = [...document.querySelectorAll("nav.md-code__nav")];
+    navs.forEach((nav, i) => {
+      if (!nav.hasAttribute("aria-label")) {
+        nav.setAttribute("aria-label", `Code block ${i + 1} actions`);
+      }
     });
   }
 
-  function focusableScrollBoxes(root) {
+  function focusableScrollBoxes() {
     const boxes = [...document.querySelectorAll(".md-typeset__scrollwrap")];
-    root.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])").forEach((box) => {
-      if (box.scrollWidth > box.clientWidth + 1) {
+    const fresh = boxes.filter((box) => !box.hasAttribute(CHECKED));
+    // Read every width first, then write: one layout, however many boxes.
+    const wide = fresh.map((box) => box.scrollWidth > box.clientWidth + 1);
+    fresh.forEach((box, i) => {
+      box.setAttribute(CHECKED, "");
+      if (wide[i] && !box.hasAttribute("tabindex")) {
         box.setAttribute("tabindex", "0");
         box.setAttribute("role", "region");
         box.setAttribute("aria-label", `Table ${boxes.indexOf(box) + 1}, scrolls sideways`);
@@ -29,12 +40,21 @@
     });
   }
 
-  function fix() {
-    nameCodeNavs(document);
-    focusableScrollBoxes(document);
+  let pending = false;
+  function schedule() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      nameCodeNavs();
+      focusableScrollBoxes();
+    });
   }
 
-  new MutationObserver(fix).observe(document.body, { childList: true, subtree: true });
-  window.addEventListener("resize", fix);
-  fix();
+  new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", () => {
+    document.querySelectorAll(`[${CHECKED}]`).forEach((box) => box.removeAttribute(CHECKED));
+    schedule();
+  });
+  schedule();
 })();
