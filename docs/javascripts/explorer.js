@@ -4,10 +4,13 @@
 //
 // Inputs come from the build (assets/data/explorer.json, computed by attention_ref);
 // the maths lives in lib/attention-math.js (pure, unit-tested with node --test).
-// Material's instant navigation swaps the page without a reload and emits on
-// document$ each time: start() builds each container once (marked with
-// data-explorer-state) and every listener lives on elements inside it, so nothing is
-// left behind or duplicated when the reader navigates away and back.
+// Nothing is fetched or built at page load: the explorer sits far down the lesson, so
+// start() only watches each container and builds it when it comes within about two
+// screens of the viewport, or when something in it gets focus (data-explorer-state goes
+// waiting, loading, ready). Material's instant navigation swaps the page without a
+// reload and emits on document$ each time: each container is built once and every
+// listener lives on elements inside it, so nothing is left behind or duplicated when
+// the reader navigates away and back.
 (function () {
   "use strict";
 
@@ -28,18 +31,40 @@
     return loaded;
   }
 
+  let observer = null; // watches the containers of the current page only
+
+  function wake(root) {
+    if (root.dataset.explorerState !== "waiting") return;
+    root.dataset.explorerState = "loading";
+    if (observer) observer.unobserve(root);
+    load()
+      .then(([m, data]) => build(root, m, data))
+      .catch((err) => {
+        root.dataset.explorerState = "error";
+        root.querySelector(".ex__fallback").textContent =
+          "The explorer could not start: " + err.message;
+        console.error(err);
+      });
+  }
+
   function start() {
-    for (const root of document.querySelectorAll("[data-explorer]")) {
-      if (root.dataset.explorerState) continue;
-      root.dataset.explorerState = "loading";
-      load()
-        .then(([m, data]) => build(root, m, data))
-        .catch((err) => {
-          root.dataset.explorerState = "error";
-          root.querySelector(".ex__fallback").textContent =
-            "The explorer could not start: " + err.message;
-          console.error(err);
-        });
+    if (observer) {
+      observer.disconnect(); // its containers belonged to the page we left
+      observer = null;
+    }
+    const roots = [...document.querySelectorAll("[data-explorer]")].filter((r) => !r.dataset.explorerState);
+    if (!roots.length) return;
+    if ("IntersectionObserver" in window) {
+      observer = new IntersectionObserver(
+        (entries) => entries.forEach((e) => e.isIntersecting && wake(e.target)),
+        { rootMargin: "1500px 0px" },
+      );
+    }
+    for (const root of roots) {
+      root.dataset.explorerState = "waiting";
+      root.addEventListener("focusin", () => wake(root), { once: true });
+      if (observer) observer.observe(root);
+      else wake(root);
     }
   }
 

@@ -200,15 +200,8 @@
       table.caption.textContent = `${grid.caption.textContent}${
         state.hide ? " ([CLS] and [SEP] hidden, rows renormalised)" : ""
       }. Rows are queries, columns are keys; each row sums to 1.`;
-      table.tHead.innerHTML = head.replace(/ class="hm-corner"/, "");
-      table.tBodies[0].innerHTML = v.matrix
-        .map(
-          (row, r) =>
-            `<tr><th scope="row">${esc(v.tokens[r])}</th>${row
-              .map((w) => `<td>${fmt(w)}</td>`)
-              .join("")}</tr>`,
-        )
-        .join("");
+      tableHead = head.replace(/ class="hm-corner"/, "");
+      fillTable();
 
       $("sentence").innerHTML = `<span class="hm-label">Sentence as the model saw it:</span> ${sent.tokens
         .map((t) => `<code>${esc(t)}</code>`)
@@ -232,6 +225,30 @@
       }
       select(pos, false);
     }
+
+    // The table alternative holds every number of the shown matrix: it is filled only
+    // while its <details> is open (and again when it opens), so a closed one costs no DOM.
+    const tableBox = box.querySelector("details.hm-table");
+    let tableHead = "";
+    function fillTable() {
+      const table = $("table");
+      if (!tableBox.open) {
+        table.tHead.replaceChildren();
+        table.tBodies[0].replaceChildren();
+        return;
+      }
+      const v = state.view;
+      table.tHead.innerHTML = tableHead;
+      table.tBodies[0].innerHTML = v.matrix
+        .map(
+          (row, r) =>
+            `<tr><th scope="row">${esc(v.tokens[r])}</th>${row
+              .map((w) => `<td>${fmt(w)}</td>`)
+              .join("")}</tr>`,
+        )
+        .join("");
+    }
+    tableBox.addEventListener("toggle", fillTable);
 
     function contrastNote() {
       if (sentences.length < 2) return "";

@@ -52,6 +52,9 @@ def texts(page: Any, selector: str) -> list[str]:
 
 def open_explorer(page: Any, site_url: str) -> None:
     page.goto(site_url + "attention/", wait_until="load")
+    # The explorer is built only when it comes near the screen.
+    assert page.locator(".ex").get_attribute("data-explorer-state") == "waiting"
+    page.locator(".ex").scroll_into_view_if_needed()
     page.wait_for_selector(".ex[data-explorer-state='ready']")
 
 
@@ -240,6 +243,20 @@ def test_ten_states_match_attention_ref(page: Any, site_url: str) -> None:
     assert len({(tuple(q), s, d) for q, s, d in states}) >= 10, "the states must differ"
 
 
+def test_keyboard_reaches_it_without_scrolling(page: Any, site_url: str) -> None:
+    """Built lazily, the explorer is still ready by the time Tab gets there."""
+    page.goto(site_url + "attention/", wait_until="load")
+    assert page.locator(".ex").get_attribute("data-explorer-state") == "waiting"
+    for _ in range(300):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('.ex select')"):
+            break
+    else:
+        pytest.fail("Tab never reached the explorer's plane selector")
+    assert page.locator(".ex").get_attribute("data-explorer-state") == "ready"
+    check_all(page)
+
+
 def test_keyboard_only(page: Any, site_url: str) -> None:
     open_explorer(page, site_url)
     active = "() => document.activeElement.closest('.ex') ? (document.activeElement.id || "
@@ -304,6 +321,7 @@ def test_instant_navigation_away_and_back(page: Any, site_url: str, site_dir: Pa
     page.wait_for_function("() => document.querySelector('.ex') === null")  # content swapped
     follow_nav_link(page, site_url + "attention/")
     page.wait_for_url(site_url + "attention/")
+    page.locator(".ex").scroll_into_view_if_needed()
     page.wait_for_selector(".ex[data-explorer-state='ready']")
     assert page.evaluate("window.__sameDocument === true"), "navigation reloaded the page"
     assert page.locator(".ex").count() == 1

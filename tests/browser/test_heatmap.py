@@ -81,10 +81,16 @@ def check_focused_row(
     assert grid_row.locator("th").text_content() == query
     for j, shown in enumerate(grid_row.locator("td").all_text_contents()):
         check_number(f"grid {query} → {tokens[j]}", shown, float(row[j]))
+    # The table alternative is filled only while its <details> is open: open it for the
+    # check, and leave it as it was.
+    details = box.locator("details.hm-table")
+    was_open = details.evaluate("d => { const was = d.open; d.open = true; return was; }")
     table_row = box.locator("[data-hm='table'] tbody tr").nth(tokens.index(query))
     assert table_row.locator("th").text_content() == query
     for j, shown in enumerate(table_row.locator("td").all_text_contents()):
         check_number(f"table {query} → {tokens[j]}", shown, float(row[j]))
+    if not was_open:
+        details.evaluate("d => { d.open = false; }")
     best = int(np.argmax(row))
     assert live(page) == f"{query} → {tokens[best]} {row[best]:.{DP}f}"
 
@@ -113,6 +119,7 @@ def test_it_row_shows_the_committed_weights(page: Any, site_url: str) -> None:
     check_focused_row(page, "street", 0, layer, head)
     # The whole table alternative equals the data.
     page.locator(f"{WIDGET} details summary").click()
+    page.locator(f"{WIDGET} [data-hm='table'] tbody tr").nth(m.shape[0] - 1).wait_for()
     cells = page.locator(f"{WIDGET} [data-hm='table'] tbody td").all_text_contents()
     assert len(cells) == m.size
     for k, (shown, want) in enumerate(zip(cells, m.ravel(), strict=True)):
