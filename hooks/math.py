@@ -1,0 +1,84 @@
+"""MkDocs hook: every formula is typeset at build time by KaTeX; pages ship no KaTeX code.
+
+Thin wiring only; the logic lives in ``site_build/katex_render.py`` (tested in
+``tests/test_katex_render.py``).
+
+* ``on_page_content``: note each page's formulas (arithmatex markup, and ``$...$`` in
+  notebook Markdown cells); the page itself is not changed yet, so the search index
+  keeps the TeX source.
+* ``on_env`` (after every page's content, before any page is written): typeset all
+  formulas not cached in ``.cache/katex/`` in ONE node run. A formula KaTeX rejects fails
+  the build, naming the formula, KaTeX's reason and the page.
+* ``on_post_page``: put the typeset HTML in place of the TeX, and preload the KaTeX fonts
+  the page's formulas use (read off KaTeX's CSS), so text is not laid out first with a
+  fallback font and shifted when the font arrives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
+
+from site_build.katex_render import (
+    Formula,
+    KatexError,
+    Renderer,
+    collect,
+    font_table,
+    fonts_needed,
+    preload_links,
+    substitute,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+KATEX_CSS = ROOT / "node_modules" / "katex" / "dist" / "katex.min.css"
+KATEX_SITE_DIR = "vendor/katex"  # where hooks/vendor.py puts KaTeX's dist/ folder
+
+_renderer: Renderer | None = None
+_fonts: list[tuple[tuple[frozenset[str], ...], str]] = []  # KaTeX's CSS classes -> font
+_pages: dict[Formula, list[str]] = {}  # formula -> the pages it is on
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    global _renderer, _fonts
+    _renderer = Renderer(ROOT, ROOT / ".cache" / "katex")
+    _fonts = font_table(KATEX_CSS.read_text(encoding="utf-8"))
+    _pages.clear()
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    try:
+        formulas = collect(html)
+    except KatexError as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from None
+    for formula in formulas:
+        _pages.setdefault(formula, []).append(page.file.src_uri)
+    return html
+
+
+def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
+    assert _renderer is not None
+    try:
+        _renderer.render(sorted(_pages), where=_pages)
+    except KatexError as error:
+        raise PluginError(str(error)) from None
+    return env
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    assert _renderer is not None
+    try:
+        formulas = collect(output)
+        where = {f: [page.file.src_uri] for f in formulas}
+        output = substitute(output, _renderer.render(formulas, where=where))
+    except KatexError as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from None
+    fonts = fonts_needed(output, _fonts)
+    urls = [get_relative_url(f"{KATEX_SITE_DIR}/{font}", page.url) for font in fonts]
+    return output.replace("</head>", preload_links(urls) + "</head>", 1)

@@ -1,0 +1,421 @@
+r"""Typeset a page's formulas at build time with KaTeX, so the browser runs no KaTeX code.
+
+Two kinds of markup carry formulas in the built HTML:
+
+* pymdownx.arithmatex (generic mode) on Markdown pages: inline
+  ``<span class="arithmatex">\(...\)</span>`` and display
+  ``<div class="arithmatex">\[...\]</div>``, with ``&``, ``<`` and ``>`` written as entities;
+* mkdocs-jupyter's Markdown cells (``<div class="... jp-RenderedMarkdown ...">``), which keep
+  ``$...$`` and ``$$...$$`` as written, entities included. Text inside ``<code>`` and ``<pre>``
+  is left alone, and so is a ``$`` followed by a space or a closing ``$`` followed by a digit
+  (as in "costs $5 and $2"), as in Pandoc.
+
+:func:`collect` finds the formulas, :class:`Renderer` turns them into HTML with the npm
+``katex`` package in ONE ``node`` process for any number of formulas (the script
+``katex_render.mjs``), caching each result by content hash so a warm build starts no node,
+and :func:`substitute` puts the HTML in place. The arithmatex wrapper element is kept, so
+``.arithmatex .katex`` still selects every typeset formula.
+
+Examples
+--------
+>>> html = '<p>Scores <span class="arithmatex">\\(a &lt; b\\)</span>.</p>'
+>>> collect(html)
+[Formula(tex='a < b', display=False)]
+>>> substitute(html, {Formula("a < b", False): "<b>a&lt;b</b>"})
+'<p>Scores <span class="arithmatex"><b>a&lt;b</b></span>.</p>'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html as html_lib
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+#: KaTeX options of every formula (``displayMode`` is set per formula). ``throwOnError``
+#: makes a bad formula an error instead of red text; ``htmlAndMathml`` gives screen
+#: readers MathML next to the visual HTML.
+KATEX_OPTIONS: dict[str, object] = {"throwOnError": True, "output": "htmlAndMathml"}
+
+SCRIPT = Path(__file__).with_name("katex_render.mjs")
+
+# arithmatex's generic output; the TeX never contains a tag (< is written &lt;).
+_ARITHMATEX = re.compile(
+    r'<span class="arithmatex">\\\((?P<inline>.*?)\\\)</span>'
+    r'|<div class="arithmatex">\\\[(?P<block>.*?)\\\]</div>',
+    re.DOTALL,
+)
+_ARITHMATEX_OPEN = re.compile(r'<(?:span|div) class="arithmatex">')
+# A notebook Markdown cell's opening tag, and any <div> or </div> inside it.
+_NOTEBOOK_CELL = re.compile(r'<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>')
+_DIV_TAG = re.compile(r"<div\b[^>]*>|</div\s*>")
+_TAG = re.compile(r"<[^>]*>")
+_VERBATIM = re.compile(r"<(/?)(code|pre)\b", re.IGNORECASE)
+# $$...$$ (display) or $...$ (inline: no space inside either dollar, no digit after it).
+_DOLLARS = re.compile(
+    r"\$\$(?P<block>.+?)\$\$|\$(?P<inline>[^\s$](?:[^$]*?[^\s$])?)\$(?!\d)",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True, order=True)
+class Formula:
+    """One formula: its TeX source (entities decoded) and whether it is display maths."""
+
+    tex: str
+    display: bool
+
+
+class KatexError(ValueError):
+    """KaTeX rejected formulas, or could not run; the message names each formula."""
+
+
+def _tex(escaped: str) -> str:
+    return html_lib.unescape(escaped).strip()
+
+
+def _arithmatex_formula(match: re.Match[str]) -> Formula:
+    if match.group("inline") is not None:
+        return Formula(_tex(match.group("inline")), display=False)
+    return Formula(_tex(match.group("block")), display=True)
+
+
+def _dollar_formula(match: re.Match[str]) -> Formula:
+    if match.group("block") is not None:
+        return Formula(_tex(match.group("block")), display=True)
+    return Formula(_tex(match.group("inline")), display=False)
+
+
+def _notebook_cells(page: str) -> list[tuple[int, int]]:
+    """(start, end) of the inside of every notebook Markdown cell, in page order."""
+    spans = []
+    for opening in _NOTEBOOK_CELL.finditer(page):
+        depth = 1
+        for tag in _DIV_TAG.finditer(page, opening.end()):
+            depth += -1 if tag.group().startswith("</") else 1
+            if depth == 0:
+                spans.append((opening.end(), tag.start()))
+                break
+        else:
+            raise KatexError(f"notebook cell at character {opening.start()} has no closing </div>")
+    return spans
+
+
+def _edit_text(fragment: str, edit: Callable[[str], str]) -> str:
+    """Apply ``edit`` to every text run of ``fragment`` outside tags, <code> and <pre>."""
+    out = []
+    verbatim = 0
+    pos = 0
+    for tag in _TAG.finditer(fragment):
+        text = fragment[pos : tag.start()]
+        out.append(text if verbatim else edit(text))
+        out.append(tag.group())
+        code = _VERBATIM.match(tag.group())
+        if code:
+            verbatim = max(0, verbatim + (-1 if code.group(1) else 1))
+        pos = tag.end()
+    tail = fragment[pos:]
+    out.append(tail if verbatim else edit(tail))
+    return "".join(out)
+
+
+def _edit_notebook_cells(page: str, edit: Callable[[str], str]) -> str:
+    out = []
+    pos = 0
+    for start, end in _notebook_cells(page):
+        out.append(page[pos:start])
+        out.append(_edit_text(page[start:end], edit))
+        pos = end
+    out.append(page[pos:])
+    return "".join(out)
+
+
+def collect(page: str) -> list[Formula]:
+    r"""Every distinct formula of an HTML page, in order of first appearance.
+
+    Examples
+    --------
+    >>> collect(r'<div class="arithmatex">\[ x^2 \]</div> <span class="arithmatex">\(y\)</span>')
+    [Formula(tex='x^2', display=True), Formula(tex='y', display=False)]
+    >>> cell = '<div class="jp-RenderedMarkdown"><p>$$a$$ costs $5, <code>$b$</code> $c$</p></div>'
+    >>> collect(cell)
+    [Formula(tex='a', display=True), Formula(tex='c', display=False)]
+    """
+    found = [_arithmatex_formula(m) for m in _ARITHMATEX.finditer(page)]
+
+    def note(text: str) -> str:
+        found.extend(_dollar_formula(m) for m in _DOLLARS.finditer(text))
+        return text
+
+    _edit_notebook_cells(page, note)
+    return list(dict.fromkeys(found))
+
+
+def substitute(page: str, rendered: Mapping[Formula, str]) -> str:
+    """Replace every formula's markup in ``page`` with its HTML from ``rendered``.
+
+    arithmatex's wrapper element stays (its TeX delimiters go); in notebook cells the
+    ``$``-delimited TeX is replaced. Everything else is left byte for byte.
+
+    Raises
+    ------
+    KatexError
+        If a formula is missing from ``rendered``, or an arithmatex element is not in the
+        form this module reads (it would reach the reader as raw TeX).
+    """
+
+    def html_of(formula: Formula) -> str:
+        try:
+            return rendered[formula]
+        except KeyError:
+            raise KatexError(f"formula not rendered: `{formula.tex}`") from None
+
+    def arithmatex(match: re.Match[str]) -> str:
+        tag = "span" if match.group("inline") is not None else "div"
+        return f'<{tag} class="arithmatex">{html_of(_arithmatex_formula(match))}</{tag}>'
+
+    def dollars(text: str) -> str:
+        return _DOLLARS.sub(lambda m: html_of(_dollar_formula(m)), text)
+
+    expected = len(_ARITHMATEX_OPEN.findall(page))
+    page, replaced = _ARITHMATEX.subn(arithmatex, page)
+    if replaced != expected:
+        raise KatexError(
+            f"{expected - replaced} arithmatex element(s) not in the form "
+            '<span class="arithmatex">\\(...\\)</span> or <div class="arithmatex">\\[...\\]</div>'
+        )
+    return _edit_notebook_cells(page, dollars)
+
+
+def cache_key(formula: Formula, katex_version: str, options: Mapping[str, object]) -> str:
+    """SHA-256 of everything that decides a formula's HTML.
+
+    Examples
+    --------
+    >>> a = cache_key(Formula("x", False), "0.19.1", KATEX_OPTIONS)
+    >>> a == cache_key(Formula("x", True), "0.19.1", KATEX_OPTIONS)
+    False
+    """
+    payload = json.dumps(
+        [formula.tex, formula.display, katex_version, dict(options)], sort_keys=True
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def describe(formula: Formula, where: Sequence[str] = ()) -> str:
+    """A formula as an error message shows it: mode, TeX, and the pages it is on."""
+    kind = "display" if formula.display else "inline"
+    pages = f" on {', '.join(where)}" if where else ""
+    return f"{kind} formula `{formula.tex}`{pages}"
+
+
+class Renderer:
+    """KaTeX through ``node``, one process per call, with a cache of one file per formula.
+
+    Parameters
+    ----------
+    root : Path
+        The project root, holding ``node_modules/katex``.
+    cache_dir : Path
+        Where rendered formulas are kept (created when first needed).
+    node : str
+        The ``node`` executable.
+
+    Attributes
+    ----------
+    node_calls : int
+        How many times node was started: zero when every formula was cached.
+    """
+
+    def __init__(self, root: Path, cache_dir: Path, node: str = "node") -> None:
+        package = root / "node_modules" / "katex" / "package.json"
+        if not package.is_file():
+            raise KatexError(f"KaTeX is not installed ({package} is missing): run `make install`")
+        self.katex_version = str(json.loads(package.read_text(encoding="utf-8"))["version"])
+        self.root = root
+        self.cache_dir = cache_dir
+        self.node = node
+        self.node_calls = 0
+        self._memory: dict[Formula, str] = {}
+
+    def _path(self, formula: Formula) -> Path:
+        return self.cache_dir / f"{cache_key(formula, self.katex_version, KATEX_OPTIONS)}.html"
+
+    def render(
+        self, formulas: Iterable[Formula], where: Mapping[Formula, Sequence[str]] | None = None
+    ) -> dict[Formula, str]:
+        """HTML of each formula, from memory, the cache, or one node run for the rest.
+
+        Parameters
+        ----------
+        formulas : iterable of Formula
+        where : mapping, optional
+            The pages each formula is on, named in error messages.
+
+        Raises
+        ------
+        KatexError
+            Naming every formula KaTeX rejected, with KaTeX's reason (and its page), or
+            saying why node could not run.
+        """
+        wanted = list(dict.fromkeys(formulas))
+        missing = []
+        for formula in wanted:
+            if formula in self._memory:
+                continue
+            path = self._path(formula)
+            if path.is_file():
+                self._memory[formula] = path.read_text(encoding="utf-8")
+            else:
+                missing.append(formula)
+        if missing:
+            results = self._run_node(missing)
+            errors = [
+                f"{describe(f, (where or {}).get(f, ()))}: {r['error']}"
+                for f, r in zip(missing, results, strict=True)
+                if "error" in r
+            ]
+            if errors:
+                raise KatexError("KaTeX rejected " + "; ".join(errors))
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            for formula, result in zip(missing, results, strict=True):
+                self._memory[formula] = result["html"]
+                tmp = self._path(formula).with_suffix(".tmp")
+                tmp.write_text(result["html"], encoding="utf-8")
+                tmp.replace(self._path(formula))  # atomic: a parallel build never reads half
+        return {formula: self._memory[formula] for formula in wanted}
+
+    def _run_node(self, formulas: list[Formula]) -> list[dict[str, str]]:
+        node = shutil.which(self.node)
+        if node is None:
+            raise KatexError(f"{self.node!r} not found: node is needed to typeset formulas")
+        request = {
+            "options": KATEX_OPTIONS,
+            "formulas": [{"tex": f.tex, "display": f.display} for f in formulas],
+        }
+        self.node_calls += 1
+        proc = subprocess.run(
+            [node, str(SCRIPT)],
+            input=json.dumps(request),
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            check=False,
+        )
+        if proc.returncode != 0:
+            raise KatexError(f"{SCRIPT.name} failed (exit {proc.returncode}):\n{proc.stderr}")
+        results: list[dict[str, str]] = json.loads(proc.stdout)
+        if len(results) != len(formulas):
+            raise KatexError(f"{SCRIPT.name} returned {len(results)} results for {len(formulas)}")
+        return results
+
+
+# ---- which KaTeX fonts a typeset page needs, to preload them ----
+
+_FONT_FACE = re.compile(r"@font-face\{([^}]*)\}")
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
+
+
+def _declarations(block: str) -> dict[str, str]:
+    pairs = (d.split(":", 1) for d in block.split(";") if ":" in d)
+    return {name.strip(): value.strip() for name, value in pairs}
+
+
+def _face(decl: Mapping[str, str]) -> tuple[str, str, str]:
+    family = decl["font-family"].split(",")[0].strip().strip("\"'")
+    weight = {"bold": "700", "normal": "400"}.get(decl.get("font-weight", "400"), "400")
+    return family, decl.get("font-style", "normal"), decl.get("font-weight", weight)
+
+
+def font_table(css: str) -> list[tuple[tuple[frozenset[str], ...], str]]:
+    """What KaTeX's CSS says: for each selector, the classes it needs and its woff2 file.
+
+    A selector such as ``.katex .delimsizing.mult .delim-size1>span`` becomes the class
+    sets of its compound parts after ``.katex`` (``{delimsizing, mult}``, ``{delim-size1}``);
+    ``.katex`` itself maps to the empty tuple (every formula uses its font).
+
+    Examples
+    --------
+    >>> css = ('@font-face{font-family:KaTeX_Main;font-style:normal;font-weight:400;'
+    ...        'src:url(fonts/KaTeX_Main-Regular.woff2) format("woff2")}'
+    ...        '.katex{font:normal 1.21em KaTeX_Main,Times New Roman,serif}'
+    ...        '.katex .mathbf{font-family:KaTeX_Main;font-weight:700}'
+    ...        '@font-face{font-family:KaTeX_Main;font-style:normal;font-weight:700;'
+    ...        'src:url(fonts/KaTeX_Main-Bold.woff2) format("woff2")}')
+    >>> for classes, woff2 in font_table(css):
+    ...     print([sorted(c) for c in classes], woff2)
+    [] fonts/KaTeX_Main-Regular.woff2
+    [['mathbf']] fonts/KaTeX_Main-Bold.woff2
+    """
+    faces = {}
+    for block in _FONT_FACE.findall(css):
+        decl = _declarations(block)
+        woff2 = re.search(r"url\(([^)]*\.woff2)\)", decl.get("src", ""))
+        if woff2:
+            faces[_face(decl)] = woff2.group(1)
+    table = []
+    base = re.search(r"(?:^|\})\.katex\{[^}]*?font:[^;}]*?(KaTeX_\w+)", css)
+    if base:
+        table.append(((), faces[(base.group(1), "normal", "400")]))
+    for selectors, block in _RULE.findall(css):
+        decl = _declarations(block)
+        if "font-family" not in decl or selectors.lstrip().startswith("@"):
+            continue
+        face = _face(decl)
+        if face not in faces:
+            continue
+        for selector in selectors.split(","):
+            parts = selector.replace(">", " ").split()
+            if not parts or parts[0] != ".katex":
+                continue
+            needs = tuple(
+                frozenset(p.strip(".").split(".")) for p in parts[1:] if p.startswith(".")
+            )
+            table.append((needs, faces[face]))
+    return table
+
+
+def fonts_needed(page: str, table: Sequence[tuple[tuple[frozenset[str], ...], str]]) -> list[str]:
+    """The woff2 files (as KaTeX's CSS names them) that the page's typeset formulas use.
+
+    A selector counts when each of its class sets is carried whole by some element of
+    the page (descendant order is not checked). No formula, no font.
+
+    Examples
+    --------
+    >>> table = [((), "Main.woff2"), ((frozenset({"delimsizing", "size1"}),), "Size1.woff2"),
+    ...          ((frozenset({"delimsizing", "size3"}),), "Size3.woff2")]
+    >>> fonts_needed('<span class="katex"><span class="delimsizing size1">(</span>'
+    ...              '<span class="sizing size3">2</span></span>', table)
+    ['Main.woff2', 'Size1.woff2']
+    >>> fonts_needed("<p>no maths</p>", table)
+    []
+    """
+    elements = {frozenset(attr.split()) for attr in _CLASS_ATTR.findall(page)}
+    if frozenset({"katex"}) not in elements and not any("katex" in e for e in elements):
+        return []
+    found = {
+        woff2
+        for needs, woff2 in table
+        if all(any(classes <= element for element in elements) for classes in needs)
+    }
+    return sorted(found)
+
+
+def preload_links(urls: Iterable[str]) -> str:
+    """``<link rel="preload">`` tags for fonts (``crossorigin`` is required for fonts).
+
+    Examples
+    --------
+    >>> preload_links(["../f/A.woff2"])
+    '<link rel="preload" href="../f/A.woff2" as="font" type="font/woff2" crossorigin>'
+    """
+    tag = '<link rel="preload" href="{}" as="font" type="font/woff2" crossorigin>'
+    return "".join(tag.format(html_lib.escape(url)) for url in urls)
