@@ -341,6 +341,36 @@ def machine_lines(machine: dict[str, Any]) -> list[str]:
     return [f"- {label}: {machine[key]}" for key, label in order if machine.get(key)]
 
 
+def load_lines(results: dict[str, Any]) -> list[str]:
+    """The load average before each section, and which sections shared a busy machine.
+
+    Examples
+    --------
+    >>> load_lines({"machine": {"cores": 2}, "kernel": {"load_average_before": [0.1, 0, 0]},
+    ...             "site": {"load_average_before": [3.5, 0, 0]}})
+    ['- load average (1 min) before each section: kernel 0.1, site 3.5', '- busy machine (load above the 2 cores) during: site; those figures are less reliable']
+    """
+    cores = results.get("machine", {}).get("cores") or 1
+    loads = {
+        name: results[name]["load_average_before"][0]
+        for name in ("kernel", "kernel_1thread", "site", "widgets", "practice", "build")
+        if results.get(name, {}).get("load_average_before")
+    }
+    if not loads:
+        return []
+    lines = [
+        "- load average (1 min) before each section: "
+        + ", ".join(f"{name} {load:.1f}" for name, load in loads.items())
+    ]
+    busy = [name for name, load in loads.items() if load > cores]
+    if busy:
+        lines.append(
+            f"- busy machine (load above the {cores} cores) during: {', '.join(busy)}; "
+            "those figures are less reliable"
+        )
+    return lines
+
+
 def markdown(results: dict[str, Any]) -> str:
     """The whole report: targets, kernel, site, timings, machine."""
     parts = [
@@ -369,15 +399,5 @@ def markdown(results: dict[str, Any]) -> str:
             f"(Pyodide: {fmt_bytes(practice['pyodide_bytes'])}); none of it is in a first load.",
         ]
     parts += ["", "**Machine**", "", *machine_lines(results.get("machine", {}))]
-    loads = [
-        f"{name} {results[name]['load_average_before'][0]:.1f}"
-        for name in ("kernel", "kernel_1thread", "site", "widgets", "practice", "build")
-        if results.get(name, {}).get("load_average_before")
-    ]
-    if loads:
-        parts.append(
-            "- load average (1 min) before each section: "
-            + ", ".join(loads)
-            + " (above the number of cores, other work competed for the CPU)"
-        )
+    parts += load_lines(results)
     return "\n".join(parts) + "\n"
