@@ -349,7 +349,8 @@ def load_lines(results: dict[str, Any]) -> list[str]:
     >>> lines = load_lines({"machine": {"cores": 2},
     ...                     "kernel": {"load_average_before": [0.1, 0, 0]},
     ...                     "site": {"load_average_before": [3.5, 0, 0]}})
-    >>> print("\n".join(lines))
+    >>> for line in lines:
+    ...     print(line)
     - load average (1 min) before each section: kernel 0.1, site 3.5
     - busy machine (load above the 2 cores) during: site; those figures are less reliable
     """
