@@ -1,0 +1,387 @@
+// The query explorer's widget: builds it inside its container and wires every control.
+// Loaded by ../explorer.js (a small classic script on every page) only when the
+// explorer comes near the screen; the maths is in attention-math.js, passed in as `m`.
+
+const SVGNS = "http://www.w3.org/2000/svg";
+let instances = 0; // for unique element ids
+
+// --- small DOM helpers ----------------------------------------------------------
+
+function h(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  e.append(...kids);
+  return e;
+}
+
+function svg(tag, attrs, ...kids) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  e.append(...kids);
+  return e;
+}
+
+const sub = (base, i) => h("span", {}, base, h("sub", {}, String(i)));
+
+// --- the widget -----------------------------------------------------------------
+
+let fmt = null; // the maths module's fixed(x, dp), set once it has loaded
+
+export function build(root, m, data) {
+  fmt = m.fixed;
+  const id = `ex${++instances}`;
+  const P = data.precision;
+  const W = data.worked_example;
+  const C = data.query_controls;
+  const D = data.dk_slider;
+  const dk = W.d_k;
+  const n = W.keys.length;
+  const decimals = P.q;
+  const snap = (v) =>
+    Number(Math.min(C.max, Math.max(C.min, Math.round(v / C.step) * C.step)).toFixed(decimals));
+  const vec = (v, dp) => "[" + v.map((x) => fmt(x, dp)).join(", ") + "]";
+
+  const state = { q: W.q.slice(), pair: C.plane_pair.slice(), dkIndex: D.d_k.indexOf(D.default_d_k), seed: D.seed };
+  let renders = 0;
+  let liveTimer = 0;
+
+  // Part 1: the worked example, with a movable query.
+  const pairSelect = h("select", { id: `${id}-pair` });
+  for (let a = 0; a < dk; a++) {
+    for (let b = a + 1; b < dk; b++) {
+      const opt = h("option", { value: `${a},${b}` }, `q${a + 1} across, q${b + 1} up`);
+      if (a === state.pair[0] && b === state.pair[1]) opt.selected = true;
+      pairSelect.append(opt);
+    }
+  }
+
+  const PLANE = 220;
+  const PM = 26; // margin for the axis labels
+  const toPx = (v) => PM + ((v - C.min) / (C.max - C.min)) * (PLANE - 2 * PM);
+  const fromPx = (px) => C.min + ((px - PM) / (PLANE - 2 * PM)) * (C.max - C.min);
+  const plane = svg("svg", { class: "ex__plane", viewBox: `0 0 ${PLANE} ${PLANE}` });
+  const planeStatic = svg("g");
+  const handle = svg("circle", { class: "ex__handle", r: 9, tabindex: 0, role: "slider" });
+  plane.append(planeStatic, handle);
+
+  const sliders = [];
+  const sliderOutputs = [];
+  const sliderBox = h("fieldset", { class: "ex__sliders" }, h("legend", {}, "Query components"));
+  for (let i = 0; i < dk; i++) {
+    const input = h("input", {
+      type: "range", id: `${id}-q${i}`, min: C.min, max: C.max, step: C.step, value: state.q[i],
+    });
+    const out = h("output", { for: `${id}-q${i}`, class: "ex__num" });
+    sliders.push(input);
+    sliderOutputs.push(out);
+    sliderBox.append(h("div", { class: "ex__slider" }, h("label", { for: input.id }, sub("q", i + 1)), input, out));
+  }
+  const reset = h("button", { type: "button", class: "ex__button" }, "Back to the worked example");
+  sliderBox.append(reset);
+
+  const qLine = h("p", { class: "ex__qline" });
+  const tbody = h("tbody");
+  const cells = [];
+  for (let j = 0; j < n; j++) {
+    const c = {
+      score: h("td", { class: "ex__num", "data-ex": "score" }),
+      scaled: h("td", { class: "ex__num", "data-ex": "scaled" }),
+      weight: h("span", { class: "ex__num", "data-ex": "weight" }),
+      bar: h("span", { class: "ex__bar-fill" }),
+    };
+    cells.push(c);
+    tbody.append(
+      h("tr", {},
+        h("th", { scope: "row" }, sub("k", j + 1), " ", h("span", { class: "ex__vec" }, `[${W.keys[j].map((x) => fmt(x, 0)).join(",")}]`)),
+        c.score, c.scaled,
+        h("td", { class: "ex__wcell" }, h("span", { class: "ex__bar", "aria-hidden": "true" }, c.bar), c.weight)),
+    );
+  }
+  const table = h("table", { class: "ex__table" },
+    h("caption", {}, `Each key's score, the score times 1/√${dk} = ${fmt(W.scale, 2)}, and its softmax weight`),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, "key"),
+      h("th", { scope: "col" }, "q·k", h("sub", {}, "j")),
+      h("th", { scope: "col" }, `÷ √${dk}`),
+      h("th", { scope: "col" }, "weight α", h("sub", {}, "j")))),
+    tbody);
+
+  const outPlot = outputPlot(W.values);
+  const outText = h("span", { class: "ex__num", "data-ex": "output" });
+  const figure = h("figure", { class: "ex__out" }, outPlot.svg,
+    h("figcaption", { id: `${id}-outcap` }, "output = ", outText,
+      `: the weighted average of the values v1…v${n} (circles); the square is the output.`));
+  outPlot.svg.setAttribute("aria-labelledby", `${id}-outcap`);
+
+  const live = h("p", { class: "ex__sr", "aria-live": "polite", "data-ex": "live" });
+
+  const part1 = h("section", { class: "ex__part", "aria-labelledby": `${id}-t1` },
+    h("p", { class: "ex__title", id: `${id}-t1` }, "Move the query"),
+    h("div", { class: "ex__row" },
+      h("div", { class: "ex__planebox" },
+        h("label", { for: pairSelect.id }, "Plane: "), pairSelect, plane,
+        h("p", { class: "ex__hint" },
+          "Drag the dot, or focus it and use the arrow keys (Shift: steps of 1). Squares mark the keys' components in this plane.")),
+      sliderBox),
+    qLine,
+    h("div", { class: "ex__row" }, h("div", { class: "ex__tablebox" }, table), figure),
+    live);
+
+  // Part 2: the d_k experiment.
+  const dkInput = h("input", { type: "range", id: `${id}-dk`, min: 0, max: D.d_k.length - 1, step: 1, value: state.dkIndex });
+  const dkOut = h("output", { for: dkInput.id, class: "ex__num", "data-ex": "dk" });
+  const seedOut = h("output", { class: "ex__num", "data-ex": "seed" });
+  const reseed = h("button", { type: "button", class: "ex__button" }, "New sample");
+  const dkBody = h("tbody");
+  const dkCells = [];
+  for (let j = 0; j < D.n_keys; j++) {
+    const side = () => ({ num: h("span", { class: "ex__num" }), bar: h("span", { class: "ex__bar-fill" }) });
+    const c = { raw: side(), scaled: side() };
+    dkCells.push(c);
+    const td = (s, kind) => h("td", { class: "ex__wcell", "data-ex": `dk-${kind}` },
+      h("span", { class: `ex__bar ex__bar--${kind}`, "aria-hidden": "true" }, s.bar), s.num);
+    dkBody.append(h("tr", {}, h("th", { scope: "row" }, sub("k", j + 1)), td(c.raw, "raw"), td(c.scaled, "scaled")));
+  }
+  const summary = (label, kind) => {
+    const raw = h("td", { class: "ex__num", "data-ex": `dk-raw-${kind}` });
+    const scaled = h("td", { class: "ex__num", "data-ex": `dk-scaled-${kind}` });
+    return { row: h("tr", {}, h("th", { scope: "row" }, label), raw, scaled), raw, scaled };
+  };
+  const maxRow = summary("largest weight", "max");
+  const entRow = summary("entropy (nats)", "entropy");
+  const dkCaption = h("caption");
+  const dkTable = h("table", { class: "ex__table ex__table--dk" }, dkCaption,
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, "key"),
+      h("th", { scope: "col" }, "without scaling: softmax(q·k)"),
+      h("th", { scope: "col" }, "with scaling: softmax(q·k / √d", h("sub", {}, "k"), ")"))),
+    dkBody, h("tfoot", {}, maxRow.row, entRow.row));
+  const dkLive = h("p", { class: "ex__sr", "aria-live": "polite", "data-ex": "dk-live" });
+
+  const part2 = h("section", { class: "ex__part", "aria-labelledby": `${id}-t2` },
+    h("p", { class: "ex__title", id: `${id}-t2` }, "Why divide by √d", h("sub", {}, "k"), "? Random queries and keys"),
+    h("p", { class: "ex__hint" },
+      `One query and ${D.n_keys} keys with independent entries of mean 0 and variance 1, drawn from a seeded ` +
+      `generator. Entropy measures the spread: ${fmt(Math.log(D.n_keys), P.entropy)} nats when all ${D.n_keys} ` +
+      "weights are equal, 0 when one weight takes everything."),
+    h("div", { class: "ex__controls" },
+      h("span", { class: "ex__slider" }, h("label", { for: dkInput.id }, "d", h("sub", {}, "k")), dkInput, dkOut),
+      h("span", {}, "seed ", seedOut), reseed),
+    h("div", { class: "ex__tablebox" }, dkTable),
+    dkLive);
+
+  // --- drawing ---------------------------------------------------------------------
+
+  function drawPlane() {
+    const [a, b] = state.pair;
+    const items = [];
+    for (let v = Math.ceil(C.min); v <= C.max; v++) {
+      const p = toPx(v);
+      const cls = v === 0 ? "ex__axis" : "ex__grid";
+      items.push(svg("line", { class: cls, x1: p, x2: p, y1: PM, y2: PLANE - PM }));
+      items.push(svg("line", { class: cls, y1: PLANE - p, y2: PLANE - p, x1: PM, x2: PLANE - PM }));
+    }
+    const label = (text, x, y, anchor) =>
+      svg("text", { x, y, "text-anchor": anchor, class: "ex__label" }, text);
+    items.push(label(`q${a + 1} →`, PLANE / 2, PLANE - 8, "middle"));
+    items.push(label(`q${b + 1} ↑`, PM, PM - 10, "middle"));
+    items.push(label(fmt(C.min, 0), PM, PLANE - 8, "middle"), label(fmt(C.max, 0), PLANE - PM, PLANE - 8, "middle"));
+    // Keys projected onto the plane; keys that land on one spot share a label.
+    const spots = new Map();
+    W.keys.forEach((k, j) => {
+      const key = `${k[a]},${k[b]}`;
+      spots.set(key, [...(spots.get(key) || []), j + 1]);
+    });
+    for (const [key, js] of spots) {
+      const [x, y] = key.split(",").map(Number);
+      const px = toPx(x);
+      const py = PLANE - toPx(y);
+      items.push(svg("rect", { class: "ex__key", x: px - 4, y: py - 4, width: 8, height: 8 }));
+      items.push(label(js.map((j) => `k${j}`).join(","), px + 7, py - 6, "start"));
+    }
+    planeStatic.replaceChildren(...items);
+    plane.setAttribute("aria-label", `Query plane: q${a + 1} across, q${b + 1} up`);
+    handle.setAttribute("aria-label", `Query dot: q${a + 1} across, q${b + 1} up`);
+    handle.setAttribute("aria-valuemin", C.min);
+    handle.setAttribute("aria-valuemax", C.max);
+  }
+
+  function render() {
+    renders += 1;
+    root.dataset.renders = String(renders);
+    const r = m.attend(state.q, W.keys, W.values);
+    const [a, b] = state.pair;
+    handle.setAttribute("cx", toPx(state.q[a]));
+    handle.setAttribute("cy", PLANE - toPx(state.q[b]));
+    handle.setAttribute("aria-valuenow", state.q[a]);
+    handle.setAttribute("aria-valuetext",
+      `q${a + 1} = ${fmt(state.q[a], decimals)}, q${b + 1} = ${fmt(state.q[b], decimals)}`);
+    state.q.forEach((v, i) => {
+      sliders[i].value = String(v);
+      sliderOutputs[i].textContent = fmt(v, decimals);
+    });
+    qLine.replaceChildren("q = ", h("span", { class: "ex__num", "data-ex": "q" }, vec(state.q, decimals)));
+    let best = 0;
+    for (let j = 0; j < n; j++) {
+      cells[j].score.textContent = fmt(r.scores[j], P.scores);
+      cells[j].scaled.textContent = fmt(r.scaled[j], P.scaled);
+      cells[j].weight.textContent = fmt(r.weights[j], P.weights);
+      cells[j].bar.style.width = `${(100 * r.weights[j]).toFixed(1)}%`;
+      if (r.weights[j] > r.weights[best]) best = j;
+    }
+    outText.textContent = vec(r.output, P.output);
+    outPlot.update(r.output, r.weights);
+    clearTimeout(liveTimer);
+    liveTimer = setTimeout(() => {
+      live.textContent =
+        `Output ${vec(r.output, P.output)}. Weights ${r.weights.map((w) => fmt(w, P.weights)).join(", ")}; ` +
+        `the largest is on key ${best + 1}.`;
+    }, 300);
+  }
+
+  const samples = new Map();
+  function renderDk() {
+    const d = D.d_k[state.dkIndex];
+    const key = `${state.seed}:${d}`;
+    if (!samples.has(key)) {
+      if (samples.size > 32) samples.clear();
+      samples.set(key, m.drawSample(state.seed, d, D.n_keys));
+    }
+    const { q, keys } = samples.get(key);
+    const s = m.saturation(q, keys);
+    dkInput.value = String(state.dkIndex);
+    dkInput.setAttribute("aria-valuetext", `d_k = ${d}`);
+    dkOut.textContent = String(d);
+    seedOut.textContent = String(state.seed);
+    root.dataset.seed = String(state.seed);
+    root.dataset.dk = String(d);
+    dkCaption.textContent = `Softmax weights of one random query over ${D.n_keys} random keys, d_k = ${d} (the scale is 1/√${d}).`;
+    for (let j = 0; j < D.n_keys; j++) {
+      for (const kind of ["raw", "scaled"]) {
+        const w = s[kind].weights[j];
+        dkCells[j][kind].num.textContent = fmt(w, P.weights);
+        dkCells[j][kind].bar.style.width = `${(100 * w).toFixed(1)}%`;
+      }
+    }
+    maxRow.raw.textContent = fmt(s.raw.max, P.weights);
+    maxRow.scaled.textContent = fmt(s.scaled.max, P.weights);
+    entRow.raw.textContent = fmt(s.raw.entropy, P.entropy);
+    entRow.scaled.textContent = fmt(s.scaled.entropy, P.entropy);
+    dkLive.textContent =
+      `d_k ${d}, seed ${state.seed}. Without scaling: largest weight ${fmt(s.raw.max, P.weights)}, ` +
+      `entropy ${fmt(s.raw.entropy, P.entropy)}. With scaling: largest weight ${fmt(s.scaled.max, P.weights)}, ` +
+      `entropy ${fmt(s.scaled.entropy, P.entropy)}.`;
+  }
+
+  // --- input -----------------------------------------------------------------------
+
+  sliders.forEach((input, i) =>
+    input.addEventListener("input", () => {
+      state.q[i] = snap(Number(input.value));
+      render();
+    }),
+  );
+  reset.addEventListener("click", () => {
+    state.q = W.q.slice();
+    render();
+  });
+  pairSelect.addEventListener("change", () => {
+    state.pair = pairSelect.value.split(",").map(Number);
+    drawPlane();
+    render();
+  });
+
+  function moveTo(event) {
+    const pt = new DOMPoint(event.clientX, event.clientY).matrixTransform(plane.getScreenCTM().inverse());
+    const [a, b] = state.pair;
+    state.q[a] = snap(fromPx(pt.x));
+    state.q[b] = snap(fromPx(PLANE - pt.y));
+    render();
+  }
+  plane.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    plane.setPointerCapture(event.pointerId);
+    handle.focus({ preventScroll: true });
+    moveTo(event);
+    event.preventDefault();
+  });
+  plane.addEventListener("pointermove", (event) => {
+    if (plane.hasPointerCapture(event.pointerId)) moveTo(event);
+  });
+  handle.addEventListener("keydown", (event) => {
+    const step = event.shiftKey ? 1 : C.step;
+    const moves = { ArrowRight: [step, 0], ArrowLeft: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+    const d = moves[event.key];
+    if (!d) return;
+    event.preventDefault();
+    const [a, b] = state.pair;
+    state.q[a] = snap(state.q[a] + d[0]);
+    state.q[b] = snap(state.q[b] + d[1]);
+    render();
+  });
+
+  dkInput.addEventListener("input", () => {
+    state.dkIndex = Number(dkInput.value);
+    renderDk();
+  });
+  reseed.addEventListener("click", () => {
+    state.seed = (state.seed + 1) >>> 0;
+    renderDk();
+  });
+
+  root.replaceChildren(part1, part2);
+  drawPlane();
+  render();
+  renderDk();
+  root.dataset.explorerState = "ready";
+}
+
+/** The values as labelled points, the output as a square, lines weighted by α. */
+function outputPlot(values) {
+  const WIDTH = 300;
+  const M = 14;
+  const xs = values.map((v) => v[0]);
+  const ys = values.map((v) => v[1]);
+  const pad = 0.12 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 1);
+  const x0 = Math.min(...xs, 0) - pad;
+  const x1 = Math.max(...xs, 0) + pad;
+  const y0 = Math.min(...ys, 0) - pad;
+  const y1 = Math.max(...ys, 0) + pad;
+  const k = (WIDTH - 2 * M) / (x1 - x0); // one scale for both axes: distances are honest
+  const height = Math.round((y1 - y0) * k + 2 * M);
+  const X = (x) => M + (x - x0) * k;
+  const Y = (y) => height - M - (y - y0) * k;
+  const root = svg("svg", { class: "ex__plot", viewBox: `0 0 ${WIDTH} ${height}`, role: "img" });
+  root.append(
+    svg("line", { class: "ex__axis", x1: X(x0), x2: X(x1), y1: Y(0), y2: Y(0) }),
+    svg("line", { class: "ex__axis", x1: X(0), x2: X(0), y1: Y(y0), y2: Y(y1) }),
+    svg("polygon", { class: "ex__hull", points: values.map((v) => `${X(v[0])},${Y(v[1])}`).join(" ") }),
+  );
+  const spokes = values.map(() => svg("line", { class: "ex__spoke" }));
+  root.append(...spokes);
+  values.forEach((v, j) => {
+    const right = X(v[0]) < WIDTH / 2;
+    root.append(
+      svg("circle", { class: "ex__value", cx: X(v[0]), cy: Y(v[1]), r: 5 }),
+      svg("text", {
+        class: "ex__label", x: X(v[0]) + (right ? 8 : -8), y: Y(v[1]) - 8, "text-anchor": right ? "start" : "end",
+      }, `v${j + 1} (${v.map((x) => fmt(x, 0)).join(", ")})`),
+    );
+  });
+  const dot = svg("rect", { class: "ex__output", width: 12, height: 12 });
+  root.append(dot);
+  return {
+    svg: root,
+    update(out, weights) {
+      spokes.forEach((line, j) => {
+        line.setAttribute("x1", X(out[0]));
+        line.setAttribute("y1", Y(out[1]));
+        line.setAttribute("x2", X(values[j][0]));
+        line.setAttribute("y2", Y(values[j][1]));
+        line.setAttribute("stroke-width", (0.5 + 6 * weights[j]).toFixed(2));
+      });
+      dot.setAttribute("x", X(out[0]) - 6);
+      dot.setAttribute("y", Y(out[1]) - 6);
+    },
+  };
+}
