@@ -180,7 +180,12 @@ def site_table(site: dict[str, Any]) -> str:
                 name,
                 fmt_bytes(e["bytes"]),
                 e["requests"],
-                fmt_bytes(e.get("katex_bytes", 0)),
+                fmt_bytes(e.get("katex_bytes", 0))
+                + (
+                    f" + {fmt_bytes(e['katex_markup_bytes'])} markup"
+                    if e.get("katex_markup_bytes")
+                    else ""
+                ),
                 len(e["third_party"]),
                 ", ".join(e["lazy_assets_loaded"]) or "none",
                 *(fmt_score(lh.get(c)) for c in TARGET_SCORES),
@@ -190,7 +195,7 @@ def site_table(site: dict[str, Any]) -> str:
         "page",
         "first load",
         "requests",
-        "of which KaTeX",
+        "of which KaTeX (files + markup)",
         "third-party",
         "lazy assets loaded",
         "perf",
@@ -281,6 +286,17 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
                 lesson["bytes"] <= allowed,
             )
         )
+        markup = lesson.get("katex_markup_bytes", 0)
+        if markup:
+            rows.append(
+                _target_row(
+                    "the same, counting KaTeX's build-time markup in the page as KaTeX too",
+                    f"≤ {fmt_bytes(allowed)} + markup {fmt_bytes(markup)} = "
+                    f"{fmt_bytes(allowed + markup)}",
+                    fmt_bytes(lesson["bytes"]),
+                    lesson["bytes"] <= allowed + markup,
+                )
+            )
         loaded = sorted({a for e in site["pages"].values() for a in e["lazy_assets_loaded"]})
         lazy = [a for a in loaded if a in MUST_BE_LAZY]
         rows.append(

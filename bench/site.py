@@ -126,6 +126,13 @@ def first_load(browser: Any, url: str, color_scheme: str = "light") -> dict[str,
     result["katex_bytes"] = sum(
         e["bytes"] for e in log.entries() if urlsplit(e["url"]).path.startswith("/" + KATEX_PREFIX)
     )
+    # Math typeset at build time: KaTeX's markup travels inside the page (approximate:
+    # the elements as the browser serialises them again).
+    result["katex_markup_bytes"] = page.evaluate(
+        """() => [...document.querySelectorAll('.katex')]
+            .filter((e) => !e.parentElement.closest('.katex'))
+            .reduce((n, e) => n + new TextEncoder().encode(e.outerHTML).length, 0)"""
+    )
     context.close()
     return result
 

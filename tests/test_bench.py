@@ -207,6 +207,18 @@ def test_targets_verdicts_by_hand() -> None:
     assert verdicts["lesson page Lighthouse mobile seo"] == ("100", "met")
     # 1.5 x 500 + 300 = 1050 bytes allowed, 1000 used.
     assert verdicts["lesson page first load vs baseline"] == ("1000 B", "met")
+    assert not any("markup" in name for name in verdicts)  # no build-time math measured
+
+
+def test_katex_markup_counts_in_a_second_weight_row() -> None:
+    results = _results()
+    lesson = results["site"]["pages"]["attention/"]  # type: ignore[index]
+    lesson["bytes"], lesson["katex_markup_bytes"] = 1100, 60
+    verdicts = {row[0]: (row[1], row[3]) for row in report.targets(results)}
+    # Files only: 1.5 x 500 + 300 = 1050 < 1100; with the markup: 1110 >= 1100.
+    assert verdicts["lesson page first load vs baseline"][1] == "missed"
+    key = "the same, counting KaTeX's build-time markup in the page as KaTeX too"
+    assert verdicts[key] == ("≤ 1.0 KiB + markup 60 B = 1.1 KiB", "met")
     assert verdicts["warm mkdocs build ÷ baseline page's build"][1] == "missed"
     assert verdicts["Pyodide, editor, practice runner on any page's first load"] == ("none", "met")
 
