@@ -329,9 +329,14 @@ def _declarations(block: str) -> dict[str, str]:
 
 
 def _face(decl: Mapping[str, str]) -> tuple[str, str, str]:
+    """(family, style, weight) of a rule or @font-face, weights as numbers."""
     family = decl["font-family"].split(",")[0].strip().strip("\"'")
-    weight = {"bold": "700", "normal": "400"}.get(decl.get("font-weight", "400"), "400")
-    return family, decl.get("font-style", "normal"), decl.get("font-weight", weight)
+    weight = decl.get("font-weight", "400")
+    return (
+        family,
+        decl.get("font-style", "normal"),
+        {"normal": "400", "bold": "700"}.get(weight, weight),
+    )
 
 
 def font_table(css: str) -> list[tuple[tuple[frozenset[str], ...], str]]:
