@@ -49,7 +49,9 @@ class Asset:
         return str(PurePosixPath(self.dest) / PurePosixPath(relative))
 
 
-#: What the site ships from ``node_modules/``. KaTeX's CSS names each font as
+#: What the site ships from ``node_modules/``. Math is typeset at build time
+#: (``site_build/katex_render.py``), so of KaTeX only the CSS and fonts are
+#: shipped, no JavaScript. KaTeX's CSS names each font as
 #: woff2, woff and ttf; all three are shipped so no ``url()`` in it can 404
 #: (a browser downloads only the first format it supports, woff2).
 ASSETS: tuple[Asset, ...] = (
@@ -57,9 +59,7 @@ ASSETS: tuple[Asset, ...] = (
         "katex",
         base="dist",
         patterns=(
-            "katex.min.js",
             "katex.min.css",
-            "contrib/auto-render.min.js",
             "fonts/*.woff2",
             "fonts/*.woff",
             "fonts/*.ttf",
