@@ -9,7 +9,7 @@ import pytest
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
-from site_build.mkdocs_files import fresh_import, put_generated
+from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_generated
 
 
 @pytest.fixture
@@ -55,8 +55,14 @@ def test_put_generated_needs_exactly_one_source(
 def test_fresh_import_reloads_the_live_packages() -> None:
     import attention_ref
 
-    before = sys.modules["attention_ref"]
-    module = fresh_import("site_build.widget_data")
-    assert module.__name__ == "site_build.widget_data"
-    assert sys.modules["attention_ref"] is not before, "attention_ref must be imported anew"
-    assert before is attention_ref
+    saved = {n: m for n, m in sys.modules.items() if n.split(".")[0] in LIVE_PACKAGES}
+    try:
+        module = fresh_import("site_build.widget_data")
+        assert module.__name__ == "site_build.widget_data"
+        assert sys.modules["attention_ref"] is not attention_ref, "must be imported anew"
+        assert module is not saved.get("site_build.widget_data")
+    finally:
+        # Put the modules other tests imported back, so they keep seeing one set.
+        for name in [n for n in sys.modules if n.split(".")[0] in LIVE_PACKAGES]:
+            del sys.modules[name]
+        sys.modules.update(saved)
