@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         results["bench_seconds"] = round(time.perf_counter() - started, 1)
         results["sections_in_last_run"] = sections
         results["machine"]["bench_priority"] = priority
-        RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     text = report.markdown(results)
     PAGE_TABLE.write_text(text, encoding="utf-8")
     print(text)

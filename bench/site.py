@@ -156,6 +156,7 @@ def lighthouse(url: str, runs: int, out_dir: Path) -> dict[str, Any]:
     scores: dict[str, list[float]] = {c: [] for c in CATEGORIES}
     metrics: dict[str, list[float]] = {m: [] for m in METRICS}
     missed: dict[str, set[str]] = {c: set() for c in CATEGORIES}
+    failed: dict[str, int] = {c: 0 for c in CATEGORIES}
     version = None
     for i in range(runs):
         report = out_dir / f"lighthouse-{slug(url)}-{i}.json"
@@ -178,7 +179,10 @@ def lighthouse(url: str, runs: int, out_dir: Path) -> dict[str, Any]:
         version = data.get("lighthouseVersion")
         for cat in CATEGORIES:
             category = data["categories"][cat]
-            scores[cat].append(round(100 * (category["score"] or 0)))
+            if category["score"] is None:  # Lighthouse could not score this run
+                failed[cat] += 1
+                continue
+            scores[cat].append(round(100 * category["score"]))
             for ref in category["auditRefs"]:
                 audit = data["audits"][ref["id"]]
                 score = audit.get("score")
@@ -190,7 +194,8 @@ def lighthouse(url: str, runs: int, out_dir: Path) -> dict[str, Any]:
                 metrics[m].append(float(value))
     return {
         "version": version,
-        "scores": {c: summarize(v, unit="score") for c, v in scores.items()},
+        "scores": {c: summarize(v, unit="score") for c, v in scores.items() if v},
+        "unscored_runs": {c: n for c, n in failed.items() if n},
         "metrics": {
             m: summarize(v, unit="ms" if m != "cumulative-layout-shift" else "")
             for m, v in metrics.items()
