@@ -25,7 +25,7 @@ $(BIN)/uv:
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 $(VENV)/.synced: requirements.lock pyproject.toml | $(BIN)/uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $@
 
