@@ -43,7 +43,15 @@
     root.dataset.explorerState = "loading";
     if (observer) observer.unobserve(root);
     load()
-      .then(([m, widget, data]) => widget.build(root, m, data))
+      .then(([m, widget, data]) => {
+        widget.build(root, m, data);
+        // The placeholder stops being a tab stop; a reader who tabbed onto it lands
+        // on the explorer's first control.
+        const hadFocus = document.activeElement === root;
+        for (const attr of ["tabindex", "role", "aria-label"]) root.removeAttribute(attr);
+        const first = root.querySelector("select, input, button");
+        if (hadFocus && first) first.focus();
+      })
       .catch((err) => {
         root.dataset.explorerState = "error";
         root.querySelector(".ex__fallback").textContent =
@@ -67,6 +75,11 @@
     }
     for (const root of roots) {
       root.dataset.explorerState = "waiting";
+      // Until it is built the explorer has no controls, so Tab would skip it: the box
+      // itself is a tab stop meanwhile, and focusing it starts the build.
+      root.tabIndex = 0;
+      root.setAttribute("role", "group");
+      root.setAttribute("aria-label", "Query explorer (loading)");
       root.addEventListener("focusin", () => wake(root), { once: true });
       if (observer) observer.observe(root);
       else wake(root);
