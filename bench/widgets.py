@@ -20,10 +20,11 @@ from bench.stats import summarize
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = 50  # dispatched events per sample
 
-# Move the first query slider between two values; returns ms per event.
-EXPLORER_QUERY = """([events]) => {
+# Move one of the explorer's sliders (chosen by a CSS selector) between its two ends;
+# returns ms per event.
+EXPLORER_SLIDER = """([events, slider]) => {
   const root = document.querySelector('[data-explorer][data-explorer-state="ready"]');
-  const input = root.querySelector('.ex__sliders input[type=range]');
+  const input = root.querySelector(slider);
   const values = [input.min, input.max];
   const t0 = performance.now();
   for (let i = 0; i < events; i++) {
@@ -33,20 +34,8 @@ EXPLORER_QUERY = """([events]) => {
   }
   return (performance.now() - t0) / events;
 }"""
-
-# Move the d_k slider between its two ends (d_k = 1 and the largest).
-EXPLORER_DK = """([events]) => {
-  const root = document.querySelector('[data-explorer][data-explorer-state="ready"]');
-  const input = root.querySelector('input[type=range][id$="-dk"]');
-  const values = [input.min, input.max];
-  const t0 = performance.now();
-  for (let i = 0; i < events; i++) {
-    input.value = values[i % 2];
-    input.dispatchEvent(new Event('input', {bubbles: true}));
-    void document.body.offsetHeight;
-  }
-  return (performance.now() - t0) / events;
-}"""
+QUERY_SLIDER = ".ex__sliders input[type=range]"  # the first query component
+DK_SLIDER = 'input[type=range][id$="-dk"]'
 
 # Click the row headers of two rows in turn (the widget's click handler focuses the row).
 HEATMAP_ROW = """([events]) => {
@@ -72,17 +61,20 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
         "explorer recompute (query slider)": (
             "[data-explorer]",
             "[data-explorer-state=ready]",
-            EXPLORER_QUERY,
+            EXPLORER_SLIDER,
+            [EVENTS, QUERY_SLIDER],
         ),
         "explorer d_k recompute (slider end to end)": (
             "[data-explorer]",
             "[data-explorer-state=ready]",
-            EXPLORER_DK,
+            EXPLORER_SLIDER,
+            [EVENTS, DK_SLIDER],
         ),
         "heatmap row focus (click)": (
             "[data-hm-widget]",
             "[data-hm-widget][data-hm-mounted]",
             HEATMAP_ROW,
+            [EVENTS],
         ),
     }
     timings: dict[str, Any] = {}
@@ -92,12 +84,12 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
         )
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(base + "attention/", wait_until="load")
-        for name, (box, ready, script) in scripts.items():
+        for name, (box, ready, script, args) in scripts.items():
             print(f"  widgets: {name}", file=sys.stderr, flush=True)
             page.locator(box).first.scroll_into_view_if_needed()
             page.wait_for_selector(ready, state="attached", timeout=30_000)
-            page.evaluate(script, [EVENTS])  # warm-up (JIT, first layout)
-            samples = [page.evaluate(script, [EVENTS]) / 1000 for _ in range(repeat)]
+            page.evaluate(script, args)  # warm-up (JIT, first layout)
+            samples = [page.evaluate(script, args) / 1000 for _ in range(repeat)]
             timings[name] = summarize(samples)
         browser.close()
     return {

@@ -445,6 +445,30 @@ class Runner:
         result.hint = candidates[0] if candidates else str(self.step.FALLBACK_HINT)
         return result, candidates
 
+    def unchanged_by(
+        self, name: str, args: tuple[Any, ...], changed: tuple[Any, ...], tol: float = 1e-9
+    ) -> Result:
+        """A property check: the answer for ``changed`` equals the answer for ``args``.
+
+        Used for "shuffling keys (or weights) and values together changes nothing".
+        """
+        before, failure = self.call(name, args)
+        if failure is None:
+            after, failure = self.call(name, changed)
+        if failure is not None:
+            return failure
+        reason = compare(after, before, tol)
+        return self.check(
+            name,
+            changed,
+            ok=reason is None,
+            actual=after,
+            expected=f"the output before shuffling: {show(before)}",
+            hint="permutation",
+            tol=tol,
+            detail=reason or "",
+        )
+
     def check(
         self,
         name: str,
