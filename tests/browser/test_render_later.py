@@ -1,0 +1,45 @@
+"""Render later, then render all: the lesson page skips what is far below the first
+screen while it loads, and renders every block once it has settled.
+
+The element counts are the oracle here (no timings): Material's script forces several
+full style passes while a page loads, and each costs in proportion to the elements the
+browser does not skip.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+RENDERED = """() => {
+  const all = [...document.body.getElementsByTagName('*')];
+  const skipped = all.filter((e) => !e.checkVisibility({contentVisibilityAuto: true})
+      && e.checkVisibility());
+  return {all: all.length, skipped: skipped.length};
+}"""
+
+
+def test_far_blocks_are_skipped_while_the_page_loads(page: Any, site_url: str) -> None:
+    # Without settle.js the page stays as it loads: what is skipped then is skipped at load.
+    page.route(
+        "**/javascripts/settle.js", lambda r: r.fulfill(body="", content_type="text/javascript")
+    )
+    page.goto(site_url + "attention/")
+    page.wait_for_load_state("load")
+    counts = page.evaluate(RENDERED)
+    assert counts["all"] > 3000, counts  # the lesson page is long: the premise of this test
+    assert counts["skipped"] > 0.6 * counts["all"], (
+        f"only {counts['skipped']} of {counts['all']} elements skipped at load"
+    )
+    assert page.evaluate("document.documentElement.hasAttribute('data-settled')") is False
+
+
+def test_every_block_renders_once_the_page_settles(page: Any, site_url: str) -> None:
+    page.goto(site_url + "attention/")
+    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    counts = page.evaluate(RENDERED)
+    assert counts["skipped"] == 0, f"{counts['skipped']} elements still skipped after settling"
+    # The page looks the same: the last formula far down has its real size now.
+    height = page.evaluate(
+        "[...document.querySelectorAll('.katex-display')].pop().getBoundingClientRect().height"
+    )
+    assert height > 10
