@@ -4,7 +4,8 @@ Usage::
 
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
-                                          # (kernel, kernel_1thread, site, widgets, practice, build)
+                                          # (kernel, kernel_1thread, site, features, widgets,
+                                          # practice, build)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -28,7 +29,7 @@ from bench import report
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
 PAGE_TABLE = ROOT / "bench" / "results.md"
-SECTIONS = ("kernel", "kernel_1thread", "site", "widgets", "practice", "build")
+SECTIONS = ("kernel", "kernel_1thread", "site", "features", "widgets", "practice", "build")
 
 
 def _now() -> str:
@@ -66,6 +67,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import site
 
         return site.run(lighthouse_runs=args.lighthouse_runs, site=args.site)
+    if section == "features":
+        from bench import features
+
+        return features.run(lighthouse_runs=args.lighthouse_runs, repeat=args.browser_repeat)
     if section == "widgets":
         from bench import widgets
 

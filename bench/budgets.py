@@ -1,8 +1,9 @@
 """Per-page first-load budgets: the file, the comparison, and how to update it.
 
-``tests/budgets.json`` holds, for every built page, the most bytes and requests its
-first load may take (as counted by :mod:`bench.pageweight`), and allows no third-party
-request. ``tests/browser/test_pages.py`` checks every page against it in both palettes.
+``tests/budgets.json`` holds, for every built page, the most bytes (decoded), transfer
+bytes (compressed, as GitHub Pages sends them, headers included) and requests its first
+load may take (as counted by :mod:`bench.pageweight`), and allows no third-party request.
+``tests/browser/test_pages.py`` checks every page against it in both palettes.
 
 To update after a deliberate change: ``make build`` then ``python -m bench --update-budgets``
 (measures every page in both palettes, adds :data:`HEADROOM`), review the diff, commit.
@@ -51,14 +52,18 @@ def page_key(path: str) -> str:
 def check(page: str, measured: dict[str, Any], budgets: dict[str, Any]) -> list[str]:
     """Every budget ``measured`` breaks, each said with the page, the budget and by how much.
 
-    ``measured`` has ``bytes``, ``requests`` and ``third_party`` (a list of URLs).
+    ``measured`` has ``bytes``, ``transfer``, ``requests`` and ``third_party`` (URLs).
 
     Examples
     --------
-    >>> b = {"third_party_requests": 0, "pages": {"/a/": {"bytes": 1000, "requests": 10}}}
-    >>> check("a/", {"bytes": 1200, "requests": 10, "third_party": []}, b)
+    >>> b = {"third_party_requests": 0,
+    ...      "pages": {"/a/": {"bytes": 1000, "transfer": 300, "requests": 10}}}
+    >>> check("a/", {"bytes": 1200, "transfer": 300, "requests": 10, "third_party": []}, b)
     ['page /a/: first load 1200 bytes > budget 1000 bytes, over by 200 bytes (+20.0%)']
-    >>> check("a/", {"bytes": 900, "requests": 9, "third_party": []}, b)
+    >>> got = check("a/", {"bytes": 900, "transfer": 330, "requests": 9, "third_party": []}, b)
+    >>> [p.split(", ")[0] for p in got]
+    ['page /a/: transferred 330 transfer bytes > budget 300 transfer bytes']
+    >>> check("a/", {"bytes": 900, "transfer": 250, "requests": 9, "third_party": []}, b)
     []
     """
     key = page_key(page)
@@ -68,14 +73,18 @@ def check(page: str, measured: dict[str, Any], budgets: dict[str, Any]) -> list[
         return [f"page {key}: no budget in tests/budgets.json; add one with `{UPDATE_HINT}`"]
     for what, unit, got in (
         ("first load", "bytes", int(measured["bytes"])),
+        ("transferred", "transfer", int(measured["transfer"])),
         ("requests", "requests", int(measured["requests"])),
     ):
+        if unit not in limits:
+            problems.append(f"page {key}: no {unit} budget; update with `{UPDATE_HINT}`")
+            continue
         limit = int(limits[unit])
         if got > limit:
             over = got - limit
             problems.append(
-                f"page {key}: {what} {got} {unit} > budget {limit} {unit}, "
-                f"over by {over} {unit} (+{100 * over / limit:.1f}%)"
+                f"page {key}: {what} {got} {_unit(unit)} > budget {limit} {_unit(unit)}, "
+                f"over by {over} {_unit(unit)} (+{100 * over / limit:.1f}%)"
             )
     third = list(measured.get("third_party", []))
     allowed = int(budgets.get("third_party_requests", 0))
@@ -86,18 +95,24 @@ def check(page: str, measured: dict[str, Any], budgets: dict[str, Any]) -> list[
     return problems
 
 
+def _unit(unit: str) -> str:
+    return "transfer bytes" if unit == "transfer" else unit
+
+
 def make_budgets(measured: dict[str, dict[str, int]], headroom: float = HEADROOM) -> dict:
     """The budget file's content from the worst measured value of each page.
 
     Examples
     --------
-    >>> make_budgets({"/": {"bytes": 1000, "requests": 10}})["pages"]["/"]
-    {'bytes': 1150, 'requests': 12, 'measured_bytes': 1000, 'measured_requests': 10}
+    >>> page = make_budgets({"/": {"bytes": 1000, "transfer": 200, "requests": 10}})["pages"]["/"]
+    >>> page["bytes"], page["transfer"], page["requests"], page["measured_transfer"]
+    (1150, 230, 12, 200)
     """
     return {
         "about": (
             "First-load budgets per page, checked in both palettes by "
-            "tests/browser/test_pages.py. bytes: sum of response bodies, uncompressed; "
+            "tests/browser/test_pages.py. bytes: sum of response bodies, decoded; "
+            "transfer: encoded bodies plus headers, served gzipped like GitHub Pages; "
             "requests: finished http requests, the document included. Budgets are the "
             f"measured worst palette plus {round(100 * headroom)}% headroom. "
             f"After a deliberate change: `{UPDATE_HINT}`, review the diff, commit."
@@ -107,8 +122,10 @@ def make_budgets(measured: dict[str, dict[str, int]], headroom: float = HEADROOM
         "pages": {
             key: {
                 "bytes": with_headroom(m["bytes"], headroom),
+                "transfer": with_headroom(m["transfer"], headroom),
                 "requests": with_headroom(m["requests"], headroom),
                 "measured_bytes": m["bytes"],
+                "measured_transfer": m["transfer"],
                 "measured_requests": m["requests"],
             }
             for key, m in sorted(measured.items())
@@ -133,9 +150,9 @@ def update(site: Path = ROOT / "site", path: Path = BUDGETS) -> Path:
         for page in built_pages(site):
             for scheme in ("light", "dark"):
                 got = first_load(browser, base + page, color_scheme=scheme)
-                slot = worst.setdefault(page_key(page), {"bytes": 0, "requests": 0})
-                slot["bytes"] = max(slot["bytes"], got["bytes"])
-                slot["requests"] = max(slot["requests"], got["requests"])
+                slot = worst.setdefault(page_key(page), {"bytes": 0, "transfer": 0, "requests": 0})
+                for what in slot:
+                    slot[what] = max(slot[what], got[what])
         browser.close()
     path.write_text(json.dumps(make_budgets(worst), indent=2) + "\n", encoding="utf-8")
     return path

@@ -3,9 +3,11 @@
 Shared by the benchmark (``bench.site``) and the budget test (``tests/browser/test_pages.py``)
 so that both count the same way:
 
-- **bytes** = the sum of the response *body* sizes (Playwright's ``request.sizes()``,
-  i.e. Chromium's own count), without headers. The site is served without gzip, so
-  these are uncompressed sizes; a host that compresses sends less.
+- **bytes** = the sum of the response bodies as the page uses them, decoded (after gzip),
+  without headers;
+- **transfer** = what crossed the wire: each response's encoded body plus its headers
+  (Playwright's ``request.sizes()``, Chromium's own count). The bench server compresses
+  text types as GitHub Pages does (``bench/serve.py``), so this is what a reader downloads;
 - **requests** = every finished http(s) request of the page and its workers,
   the document included (``data:`` and ``blob:`` URLs are not requests on the wire).
 """
@@ -38,17 +40,20 @@ class RequestLog:
         return self
 
     def entries(self) -> list[dict[str, Any]]:
-        """One dict per finished http(s) request: url, type, body bytes, status."""
+        """One dict per finished http(s) request: url, type, bytes, transfer, status."""
         rows = []
         for request in self.finished:
             if urlsplit(request.url).scheme not in ("http", "https"):
                 continue
             response = request.response()
+            sizes = request.sizes()
+            encoded = int(sizes["responseBodySize"])
             rows.append(
                 {
                     "url": request.url,
                     "type": request.resource_type,
-                    "bytes": int(request.sizes()["responseBodySize"]),
+                    "bytes": _decoded_size(response, encoded),
+                    "transfer": encoded + max(0, int(sizes["responseHeadersSize"])),
                     "status": response.status if response is not None else None,
                 }
             )
@@ -58,25 +63,42 @@ class RequestLog:
         return totals(self.entries())
 
 
+def _decoded_size(response: Any, encoded: int) -> int:
+    """The body's size after decoding; the encoded size when it was not compressed."""
+    if response is None:
+        return encoded
+    if not response.headers.get("content-encoding"):
+        return encoded
+    try:
+        return len(response.body())
+    except Exception:  # a body Chromium no longer holds (e.g. a worker's): count as sent
+        return encoded
+
+
 def totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """Sum bytes and requests, by resource type too, and flag heavy lazy assets.
+    """Sum bytes, transfer and requests, by resource type too, and flag heavy lazy assets.
 
     Examples
     --------
-    >>> totals([{"url": "http://127.0.0.1:1/a.js", "type": "script", "bytes": 10},
-    ...         {"url": "http://127.0.0.1:1/", "type": "document", "bytes": 5}])["bytes"]
-    15
+    >>> t = totals([{"url": "http://127.0.0.1:1/a.js", "type": "script", "bytes": 10,
+    ...              "transfer": 4},
+    ...             {"url": "http://127.0.0.1:1/", "type": "document", "bytes": 5,
+    ...              "transfer": 3}])
+    >>> t["bytes"], t["transfer"], t["by_type"]["script"]
+    (15, 7, {'bytes': 10, 'transfer': 4, 'requests': 1})
     """
     by_type: dict[str, dict[str, int]] = {}
     for e in entries:
-        slot = by_type.setdefault(e["type"], {"bytes": 0, "requests": 0})
+        slot = by_type.setdefault(e["type"], {"bytes": 0, "transfer": 0, "requests": 0})
         slot["bytes"] += e["bytes"]
+        slot["transfer"] += e.get("transfer", e["bytes"])
         slot["requests"] += 1
     lazy = sorted(
         name for name, marker in LAZY_MARKERS.items() if any(marker in e["url"] for e in entries)
     )
     return {
         "bytes": sum(e["bytes"] for e in entries),
+        "transfer": sum(e.get("transfer", e["bytes"]) for e in entries),
         "requests": len(entries),
         "by_type": dict(sorted(by_type.items())),
         "third_party": sorted(

@@ -48,6 +48,7 @@ METRICS = (
     "total-blocking-time",
     "cumulative-layout-shift",
     "speed-index",
+    "dom-size",
 )
 KATEX_PREFIX = "vendor/katex/"
 
@@ -197,7 +198,7 @@ def lighthouse(url: str, runs: int, out_dir: Path) -> dict[str, Any]:
         "scores": {c: summarize(v, unit="score") for c, v in scores.items() if v},
         "unscored_runs": {c: n for c, n in failed.items() if n},
         "metrics": {
-            m: summarize(v, unit="ms" if m != "cumulative-layout-shift" else "")
+            m: summarize(v, unit="" if m in ("cumulative-layout-shift", "dom-size") else "ms")
             for m, v in metrics.items()
             if v
         },
@@ -241,8 +242,8 @@ def run(lighthouse_runs: int = 3, site: Path = ROOT / "site") -> dict[str, Any]:
             browser.close()
         shutil.rmtree(work / "baseline", ignore_errors=True)
     return {
-        "bytes_are": "sum of response body sizes (Chromium via Playwright request.sizes()), "
-        "uncompressed (the bench server does not gzip), headers excluded",
+        "bytes_are": "served like GitHub Pages (text types gzipped); transfer: encoded bodies "
+        "plus headers, as Chromium counted them; decoded: bodies after gzip",
         "lighthouse_runs": lighthouse_runs,
         "lighthouse_preset": "mobile (default), full-page screenshot disabled",
         "pages": pages,

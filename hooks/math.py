@@ -10,8 +10,10 @@ Thin wiring only; the logic lives in ``site_build/katex_render.py`` (tested in
   formulas not cached in ``.cache/katex/`` in ONE node run. A formula KaTeX rejects fails
   the build, naming the formula, KaTeX's reason and the page.
 * ``on_post_page``: put the typeset HTML in place of the TeX, and preload the KaTeX fonts
-  the page's formulas use (read off KaTeX's CSS), so text is not laid out first with a
-  fallback font and shifted when the font arrives.
+  that the formulas of the page's first screen use (read off KaTeX's CSS), so that text
+  is not laid out first with a fallback font and shifted when the font arrives. Fonts
+  only used further down are not preloaded: they would compete for bandwidth with what
+  the first screen needs, and load when their formulas render.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from site_build.katex_render import (
     Renderer,
     collect,
     font_table,
+    first_screen,
     fonts_needed,
     preload_links,
     substitute,
@@ -79,6 +82,6 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
         output = substitute(output, _renderer.render(formulas, where=where))
     except KatexError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None
-    fonts = fonts_needed(output, _fonts)
+    fonts = fonts_needed(first_screen(output), _fonts)
     urls = [get_relative_url(f"{KATEX_SITE_DIR}/{font}", page.url) for font in fonts]
     return output.replace("</head>", preload_links(urls) + "</head>", 1)

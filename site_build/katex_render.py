@@ -414,6 +414,24 @@ def fonts_needed(page: str, table: Sequence[tuple[tuple[frozenset[str], ...], st
     return sorted(found)
 
 
+def first_screen(page: str) -> str:
+    """The part of a built page that a reader sees first: up to the article's first ``<h2``.
+
+    Fonts preloaded for the whole of a long page compete for bandwidth with what the
+    first screen needs; the fonts of formulas further down load when those render.
+
+    Examples
+    --------
+    >>> first_screen('<head></head><article><h1>T</h1><p>a</p><h2 id="x">S</h2><p>b</p>')
+    '<head></head><article><h1>T</h1><p>a</p>'
+    >>> first_screen("<article><p>short page</p></article>")
+    '<article><p>short page</p></article>'
+    """
+    start = page.find("<article")
+    cut = page.find("<h2", start) if start >= 0 else -1
+    return page if cut < 0 else page[:cut]
+
+
 def preload_links(urls: Iterable[str]) -> str:
     """``<link rel="preload">`` tags for fonts (``crossorigin`` is required for fonts).
 

@@ -76,26 +76,40 @@ def test_table_columns_line_up() -> None:
 
 
 def test_budget_check_names_page_budget_and_excess() -> None:
-    b = {"third_party_requests": 0, "pages": {"/attention/": {"bytes": 2000, "requests": 20}}}
-    got = {"bytes": 2500, "requests": 23, "third_party": ["https://cdn.example/x.js"]}
+    b = {
+        "third_party_requests": 0,
+        "pages": {"/attention/": {"bytes": 2000, "transfer": 800, "requests": 20}},
+    }
+    got = {
+        "bytes": 2500,
+        "transfer": 1000,
+        "requests": 23,
+        "third_party": ["https://cdn.example/x.js"],
+    }
     problems = budgets.check("attention/", got, b)
     assert problems == [
         "page /attention/: first load 2500 bytes > budget 2000 bytes, over by 500 bytes (+25.0%)",
+        "page /attention/: transferred 1000 transfer bytes > budget 800 transfer bytes, "
+        "over by 200 transfer bytes (+25.0%)",
         "page /attention/: requests 23 requests > budget 20 requests, over by 3 requests (+15.0%)",
         "page /attention/: 1 third-party requests > budget 0: ['https://cdn.example/x.js']",
     ]
 
 
 def test_budget_check_at_the_limit_passes_and_missing_page_fails() -> None:
-    b = {"pages": {"/": {"bytes": 100, "requests": 3}}}
-    assert budgets.check("", {"bytes": 100, "requests": 3, "third_party": []}, b) == []
-    (problem,) = budgets.check("new/", {"bytes": 1, "requests": 1, "third_party": []}, b)
+    b = {"pages": {"/": {"bytes": 100, "transfer": 40, "requests": 3}}}
+    at_limit = {"bytes": 100, "transfer": 40, "requests": 3, "third_party": []}
+    assert budgets.check("", at_limit, b) == []
+    (problem,) = budgets.check("new/", {**at_limit, "bytes": 1}, b)
     assert "page /new/: no budget" in problem and "--update-budgets" in problem
 
 
 def test_make_budgets_adds_headroom() -> None:
-    made = budgets.make_budgets({"/": {"bytes": 200_000, "requests": 20}}, headroom=0.15)
+    made = budgets.make_budgets(
+        {"/": {"bytes": 200_000, "transfer": 60_000, "requests": 20}}, headroom=0.15
+    )
     assert made["pages"]["/"]["bytes"] == 230_000
+    assert made["pages"]["/"]["transfer"] == 69_000
     assert made["pages"]["/"]["requests"] == 23
     assert made["third_party_requests"] == 0
 
@@ -111,6 +125,8 @@ def test_committed_budget_file_is_well_formed() -> None:
         assert key.startswith("/") and key.endswith("/"), key
         assert limits["bytes"] >= limits["measured_bytes"] > 0
         assert limits["requests"] >= limits["measured_requests"] > 0
+        # Served compressed, text shrinks: a page transfers less than it decodes to.
+        assert limits["bytes"] > limits["transfer"] >= limits["measured_transfer"] > 0
 
 
 def test_weights_bytes_by_hand() -> None:
@@ -136,13 +152,13 @@ def test_peak_extra_bytes_sees_a_temporary() -> None:
 
 def test_pageweight_totals_and_lazy_assets() -> None:
     entries = [
-        {"url": "http://127.0.0.1:8/attention/", "type": "document", "bytes": 100},
+        {"url": "http://127.0.0.1:8/attention/", "type": "document", "bytes": 100, "transfer": 30},
         {"url": "http://127.0.0.1:8/vendor/pyodide/pyodide.js", "type": "script", "bytes": 40},
-        {"url": "http://127.0.0.1:8/a.css", "type": "stylesheet", "bytes": 7},
+        {"url": "http://127.0.0.1:8/a.css", "type": "stylesheet", "bytes": 7, "transfer": 5},
     ]
     got = pageweight.totals(entries)
-    assert (got["bytes"], got["requests"]) == (147, 3)
-    assert got["by_type"]["script"] == {"bytes": 40, "requests": 1}
+    assert (got["bytes"], got["transfer"], got["requests"]) == (147, 75, 3)
+    assert got["by_type"]["script"] == {"bytes": 40, "transfer": 40, "requests": 1}
     assert got["lazy_assets_loaded"] == ["pyodide"]
     assert got["third_party"] == []
 
@@ -185,7 +201,14 @@ def _results() -> dict[str, object]:
         "katex_bytes": 300,
         "third_party": [],
         "lazy_assets_loaded": [],
-        "lighthouse": {"scores": scores},
+        "lighthouse": {
+            "scores": scores,
+            "metrics": {
+                "total-blocking-time": s(120.0),
+                "largest-contentful-paint": s(2600.0),
+                "cumulative-layout-shift": s(0.0),
+            },
+        },
     }
     baseline = {**lesson, "bytes": 500, "katex_bytes": 0}
     return {
@@ -203,8 +226,15 @@ def test_targets_verdicts_by_hand() -> None:
         "met",
     )
     assert verdicts["attention_ref ÷ torch SDPA on CPU (same case, same threads)"][1] == "missed"
-    assert verdicts["lesson page Lighthouse mobile performance"] == ("97", "missed")
-    assert verdicts["lesson page Lighthouse mobile seo"] == ("100", "met")
+    # Performance 97 >= 90 and TBT 120 ms, but LCP 2.6 s > 2.5 s: missed.
+    assert verdicts["/attention/ Lighthouse mobile: performance, TBT, LCP, CLS"] == (
+        "97 · TBT 120 ms · LCP 2.60 s · CLS 0",
+        "missed",
+    )
+    assert verdicts["/attention/ Lighthouse: accessibility · best practices · SEO"] == (
+        "100 · 100 · 100",
+        "met",
+    )
     # 1.5 x 500 + 300 = 1050 bytes allowed, 1000 used.
     assert verdicts["lesson page first load vs baseline"] == ("1000 B", "met")
     assert not any("markup" in name for name in verdicts)  # no build-time math measured
@@ -241,3 +271,31 @@ def test_markdown_report_has_every_section() -> None:
     for heading in ("**Targets**", "**attention_ref forward**", "**Pages, first load**"):
         assert heading in text
     assert "| /attention/" in text and "baseline (plain Material)" in text
+
+
+def test_serve_compresses_text_like_github_pages(tmp_path: Path) -> None:
+    import gzip
+    import urllib.request
+
+    page = "<!doctype html><p>" + "attention " * 500 + "</p>"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "index.html").write_text(page, encoding="utf-8")
+    (tmp_path / "f.woff2").write_bytes(b"\x00" * 4000)
+
+    def get(base: str, path: str, encoding: str | None) -> tuple[bytes, dict[str, str]]:
+        headers = {"Accept-Encoding": encoding} if encoding else {}
+        with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers)) as r:
+            return r.read(), dict(r.headers)
+
+    with serve.serve(tmp_path) as base:
+        body, headers = get(base, "a/", "gzip, deflate")
+        assert headers["Content-Encoding"] == "gzip"
+        assert int(headers["Content-Length"]) == len(body) < len(page) // 10
+        assert gzip.decompress(body).decode() == page
+        body, headers = get(base, "a/", None)  # a client that does not accept gzip
+        assert "Content-Encoding" not in headers and body.decode() == page
+        body, headers = get(base, "f.woff2", "gzip")  # fonts go as stored
+        assert "Content-Encoding" not in headers and len(body) == 4000
+    with serve.serve(tmp_path, gzip=False) as base:
+        body, headers = get(base, "a/", "gzip")
+        assert "Content-Encoding" not in headers and body.decode() == page

@@ -9,8 +9,8 @@
 //    `scrollable-region-focusable`). Such boxes become focusable, named regions.
 //
 // The theme adds this markup after a page is swapped in (instant navigation), so the
-// fixes run again when the DOM changes, at most once per animation frame, and each
-// box is measured once (again after a resize).
+// fixes run again when the DOM changes or a block of the page renders (settle.js), at
+// most once per animation frame, and each box is measured once (again after a resize).
 (() => {
   "use strict";
 
@@ -25,9 +25,17 @@
     });
   }
 
+  // A box that settle.js has not let render yet is skipped by the browser
+  // (content-visibility: auto) and has no width to measure: it is checked once it has
+  // rendered (it gets data-settled, which the observer below watches for).
+  function measurable(box) {
+    const block = box.closest(".md-content__inner > *");
+    return !block || block.hasAttribute("data-settled");
+  }
+
   function focusableScrollBoxes() {
     const boxes = [...document.querySelectorAll(".md-typeset__scrollwrap")];
-    const fresh = boxes.filter((box) => !box.hasAttribute(CHECKED));
+    const fresh = boxes.filter((box) => !box.hasAttribute(CHECKED) && measurable(box));
     // Read every width first, then write: one layout, however many boxes.
     const wide = fresh.map((box) => box.scrollWidth > box.clientWidth + 1);
     fresh.forEach((box, i) => {
@@ -51,7 +59,12 @@
     });
   }
 
-  new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true });
+  new MutationObserver(schedule).observe(document.body, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ["data-settled"],
+  });
   window.addEventListener("resize", () => {
     document.querySelectorAll(`[${CHECKED}]`).forEach((box) => box.removeAttribute(CHECKED));
     schedule();
