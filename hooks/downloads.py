@@ -7,7 +7,7 @@ Thin wiring only; the logic lives in ``site_build/downloads.py`` (tested in
   the site as ``downloads/<wheel>``, with ``downloads/index.html`` linking it.
 * A notebook source ``notebooks/<name>.py`` that holds the marker
   ``@ATTENTION_REF_WHEEL@`` is replaced, for this build, by a copy in
-  ``.cache/notebook-sources/`` with the wheel's address written in (from
+  ``.cache/notebook-sources/<hash>/`` with the wheel's address written in (from
   ``site_url``); nothing is written into ``docs/``. The page, which mkdocs-jupyter
   renders from that copy, and the ``.ipynb`` download, which ``hooks/notebook.py``
   makes from it, both show the real address; the edit link still points at the
@@ -56,18 +56,23 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         text = Path(file.abs_src_path).read_text(encoding="utf-8")
         if downloads.WHEEL_MARKER not in text:
             continue
-        copy = NOTEBOOK_COPIES / src  # keeps the notebooks/<name>.py tail mkdocs-jupyter matches
         filled = downloads.fill_notebook(text, url)
-        if not copy.is_file() or copy.read_text(encoding="utf-8") != filled:
+        # One folder per filled text, so builds for two site_urls (a test build next to
+        # `mkdocs serve`) never read each other's copy; the tail stays notebooks/<name>.py,
+        # which mkdocs-jupyter's `include` matches.
+        folder_of_copy = NOTEBOOK_COPIES / hashlib.sha256(filled.encode()).hexdigest()[:16]
+        copy = folder_of_copy / src
+        if not copy.is_file():
             copy.parent.mkdir(parents=True, exist_ok=True)
             copy.write_text(filled, encoding="utf-8")
+        downloads.prune_older(NOTEBOOK_COPIES, keep=folder_of_copy, seconds=86400)
         # A source file whose folder is the copies' (not File.generated: mkdocs-jupyter
         # re-derives the path to read from src_dir). Its edit link stays docs/<src_uri>.
         files.remove(file)
         files.append(
             File(
                 file.src_uri,
-                src_dir=str(NOTEBOOK_COPIES),
+                src_dir=str(folder_of_copy),
                 dest_dir=config.site_dir,
                 use_directory_urls=config.use_directory_urls,
             )

@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 # What the distribution is built from (and all the sdist holds, with generated metadata).
@@ -154,6 +155,26 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
         shutil.rmtree(target, ignore_errors=True)
         staged.rename(target)
     return target / wheels[0].name
+
+
+def prune_older(folder: Path, keep: Path, seconds: float) -> None:
+    """Remove the sub-folders of ``folder`` other than ``keep`` untouched for ``seconds``.
+
+    Parameters
+    ----------
+    folder : Path
+        A cache folder (may be missing).
+    keep : Path
+        The sub-folder in use.
+    seconds : float
+        Age, by modification time, from which another sub-folder is removed.
+    """
+    if not folder.is_dir():
+        return
+    now = time.time()
+    for sub in folder.iterdir():
+        if sub.is_dir() and sub != keep and now - sub.stat().st_mtime > seconds:
+            shutil.rmtree(sub, ignore_errors=True)
 
 
 def wheel_url(site_url: str, wheel_name: str) -> str:
