@@ -4,7 +4,8 @@ Thin wiring only; the logic lives in ``site_build/downloads.py`` (tested in
 ``tests/test_dist.py`` and ``tests/test_standalone_downloads.py``).
 
 * The wheel (built as ``make dist`` builds it, cached by a hash of its inputs) enters
-  the site as ``downloads/<wheel>``, with ``downloads/index.html`` linking it.
+  the site as ``downloads/<wheel>`` (no listing page: every HTML file of the site is
+  tested as a Material page).
 * A notebook source ``notebooks/<name>.py`` that holds the marker
   ``@ATTENTION_REF_WHEEL@`` is replaced, for this build, by a copy in
   ``.cache/notebook-sources/<hash>/`` with the wheel's address written in (from
@@ -40,14 +41,6 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     wheel = downloads.build_wheel(ROOT, WHEEL_CACHE)
     folder = downloads.DOWNLOADS_DIR
     put_generated(files, config, f"{folder}/{wheel.name}", abs_src_path=str(wheel))
-    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    version = wheel.name.split("-")[1]
-    put_generated(
-        files,
-        config,
-        f"{folder}/index.html",
-        content=downloads.index_html(wheel.name, digest, version),
-    )
     url = downloads.wheel_url(config.site_url or "", wheel.name)
     for file in list(files):
         src = PurePosixPath(file.src_uri)

@@ -7,8 +7,6 @@
   from a copy of :data:`DIST_INPUTS`, and caches it under a hash of those inputs, so
   a build that changed none of them reuses the same bytes;
 * :func:`wheel_url` is the wheel's address on the published site, from ``site_url``;
-* :func:`index_html` is ``downloads/index.html``: a link to the wheel with its SHA-256,
-  readable by people and usable by ``pip install --find-links``;
 * :func:`fill_notebook` writes the wheel's address into a notebook source in place of
   :data:`WHEEL_MARKER`, so the downloaded notebook can install ``attention_ref`` from
   the site it came from.
@@ -25,7 +23,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import html
 import os
 import shutil
 import subprocess
@@ -238,52 +235,3 @@ def fill_notebook(source: str, url: str) -> str:
     if WHEEL_MARKER not in source:
         raise ValueError(f"the notebook holds no {WHEEL_MARKER} to replace")
     return source.replace(WHEEL_MARKER, url)
-
-
-def index_html(wheel_name: str, sha256: str, version: str) -> str:
-    """``downloads/index.html``: a link to the wheel, with its hash, and how to install it.
-
-    The link carries ``#sha256=...``, so ``pip install --find-links <this page>``
-    checks what it downloads.
-
-    Parameters
-    ----------
-    wheel_name : str
-        The wheel's file name.
-    sha256 : str
-        The wheel's SHA-256, hexadecimal.
-    version : str
-        ``attention_ref``'s version.
-
-    Returns
-    -------
-    str
-        A small standalone HTML page.
-
-    Examples
-    --------
-    >>> page = index_html("a-1-py3-none-any.whl", "ab12", "1")
-    >>> '<a href="a-1-py3-none-any.whl#sha256=ab12">a-1-py3-none-any.whl</a>' in page
-    True
-    """
-    name, digest = html.escape(wheel_name), html.escape(sha256)
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Downloads: attention_ref {html.escape(version)}</title>
-</head>
-<body>
-<main>
-<h1>attention_ref {html.escape(version)}</h1>
-<p>The reference implementation of the lesson as a wheel (pure Python; numpy is its only
-dependency). Download it and run <code>pip install {name}</code>.</p>
-<ul>
-<li><a href="{name}#sha256={digest}">{name}</a> (SHA-256 <code>{digest}</code>)</li>
-</ul>
-<p><a href="../">Back to the lesson</a></p>
-</main>
-</body>
-</html>
-"""
