@@ -1,9 +1,10 @@
 """Sybil: run the code the reader sees.
 
-- Pages (``docs/**/*.md``) are tested as rendered: ``--8<--`` includes expanded by
-  pymdownx.snippets configured from ``mkdocs.yml``; every Python-like fence runs and
-  printed output is checked (see ``site_build/sybil_docs.py``). Partials are tested
-  through the pages that include them.
+- Pages (``docs/**/*.md``, and ``README.md``) are tested as rendered: ``--8<--``
+  includes expanded by pymdownx.snippets configured from ``mkdocs.yml``; every
+  Python-like fence runs and printed output is checked (see
+  ``site_build/sybil_docs.py``). Partials are tested through the pages that include
+  them.
 - Docstring examples of ``attention_ref`` and ``site_build`` are run as doctests.
 
 pytest's own doctest plugin is off (``-p no:doctest`` in pyproject.toml). At the end
@@ -27,7 +28,7 @@ from site_build.sybil_docs import (
 
 pages = PageSybil(
     parsers=page_parsers(),
-    patterns=["docs/*.md", "docs/*/*.md", "snippets/*.md"],
+    patterns=["docs/*.md", "docs/*/*.md", "snippets/*.md", "README.md"],
     excludes=["docs/partials/*", "docs/overrides/*"],
     document_types={".md": RenderedMarkdownDocument},
     name="page",

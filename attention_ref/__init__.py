@@ -19,6 +19,9 @@ from attention_ref.core import (
 )
 from attention_ref.stats import entropy, softmax_jacobian
 
+# The one place the version is written: pyproject.toml reads it from here (statically).
+__version__ = "0.1.0"
+
 __all__ = [
     "attention_weights",
     "causal_mask",

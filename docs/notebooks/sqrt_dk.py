@@ -22,6 +22,25 @@
 #
 # Download the notebook with the button at the top of the page, run it from the top,
 # then change the numbers and see what moves.
+#
+# **What you need:** Python 3.11 or newer with numpy 2 and matplotlib, and a kernel to
+# run it (Jupyter, VS Code, Colab...). Nothing from this site's repository. The first
+# cell installs `attention_ref`, the lesson's reference module, with pip, from the wheel
+# this site publishes: that needs network access to this site, once. If `attention_ref`
+# is already importable (you installed it yourself, or you run the notebook from the
+# repository), the cell installs nothing.
+
+# %%
+import importlib.util
+import subprocess
+import sys
+
+# The wheel of attention_ref published with this site (numpy is its only dependency).
+WHEEL = "@ATTENTION_REF_WHEEL@"
+if importlib.util.find_spec("attention_ref") is None:
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, WHEEL], check=True)
+    importlib.invalidate_caches()
 
 # %%
 # %config InlineBackend.figure_formats = ["svg"]
@@ -29,6 +48,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import attention_ref as ar
+
+print("attention_ref", ar.__version__)
 
 plt.rcParams["svg.hashsalt"] = "sqrt-dk"  # same SVG ids in every run
 rng = np.random.default_rng(seed=2017)  # change the seed: the conclusions should not change

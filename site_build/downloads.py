@@ -1,0 +1,237 @@
+"""The site's downloads: ``attention_ref``'s wheel, and notebooks that install it.
+
+``hooks/downloads.py`` wires these functions into MkDocs:
+
+* :func:`build_wheel` builds the wheel of the ``attention_ref`` distribution with the
+  same command as ``make dist`` (``uv build``, the locked setuptools, no network),
+  from a copy of :data:`DIST_INPUTS`, and caches it under a hash of those inputs, so
+  a build that changed none of them reuses the same bytes;
+* :func:`wheel_url` is the wheel's address on the published site, from ``site_url``;
+* :func:`fill_notebook` writes the wheel's address into a notebook source in place of
+  :data:`WHEEL_MARKER`, so the downloaded notebook can install ``attention_ref`` from
+  the site it came from.
+
+Examples
+--------
+>>> url = wheel_url("https://example.org/lesson/", "attention_ref-1.0-py3-none-any.whl")
+>>> url
+'https://example.org/lesson/downloads/attention_ref-1.0-py3-none-any.whl'
+>>> fill_notebook(f'WHEEL = "{WHEEL_MARKER}"\\n', url) == f'WHEEL = "{url}"\\n'
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# What the distribution is built from (and all the sdist holds, with generated metadata).
+DIST_INPUTS = ("pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "attention_ref")
+DOWNLOADS_DIR = "downloads"
+# Written in a notebook source where the wheel's address goes; the build replaces it.
+WHEEL_MARKER = "@ATTENTION_REF_WHEEL@"
+# Zip timestamps when SOURCE_DATE_EPOCH is not set (`make` sets it to the last commit's).
+DEFAULT_EPOCH = "315532800"
+
+
+def input_files(root: Path) -> list[Path]:
+    """The files of :data:`DIST_INPUTS` under ``root``, sorted, without bytecode.
+
+    Parameters
+    ----------
+    root : Path
+        The repository root.
+
+    Returns
+    -------
+    list of Path
+        Absolute paths.
+
+    Raises
+    ------
+    FileNotFoundError
+        If one of the inputs is missing.
+    """
+    found: list[Path] = []
+    for name in DIST_INPUTS:
+        path = root / name
+        if path.is_dir():
+            found += [p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise FileNotFoundError(f"{name}: missing, the distribution is built from it")
+    return sorted(found)
+
+
+def inputs_key(root: Path) -> str:
+    """SHA-256 of the distribution's inputs: their paths and bytes.
+
+    Parameters
+    ----------
+    root : Path
+        The repository root.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
+    h = hashlib.sha256()
+    for path in input_files(root):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def uv_command() -> str:
+    """The ``uv`` executable that ``make install`` puts next to the venv's Python."""
+    beside = Path(sys.executable).with_name("uv")
+    found = str(beside) if beside.is_file() else shutil.which("uv")
+    if found is None:
+        raise RuntimeError("uv not found: run `make install`")
+    return found
+
+
+def build_wheel(root: Path, cache_dir: Path) -> Path:
+    """Build the ``attention_ref`` wheel, or take it from ``cache_dir``.
+
+    The inputs are copied to a temporary folder and built there with ``uv build``
+    (sdist, then the wheel from the sdist, as ``make dist`` does), without build
+    isolation: the backend is the locked setuptools of this venv and no network is
+    needed. Older cached wheels are removed.
+
+    Parameters
+    ----------
+    root : Path
+        The repository root.
+    cache_dir : Path
+        Where wheels are kept, one sub-folder per :func:`inputs_key`.
+
+    Returns
+    -------
+    Path
+        The wheel.
+
+    Raises
+    ------
+    RuntimeError
+        If the build fails or does not yield exactly one wheel.
+    """
+    key = inputs_key(root)[:16]
+    target = cache_dir / key
+    cached = sorted(target.glob("*.whl"))
+    if len(cached) == 1:
+        return cached[0]
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache_dir) as tmp:
+        src, out = Path(tmp) / "src", Path(tmp) / "out"
+        for path in input_files(root):
+            dest = src / path.relative_to(root)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+        env = {**os.environ, "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "")}
+        env["SOURCE_DATE_EPOCH"] = env["SOURCE_DATE_EPOCH"] or DEFAULT_EPOCH
+        command = [uv_command(), "build", "--quiet", "--no-build-isolation"]
+        command += ["--python", sys.executable, "--out-dir", str(out), str(src)]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        wheels = sorted(out.glob("*.whl"))
+        if done.returncode != 0 or len(wheels) != 1:
+            raise RuntimeError(f"building the wheel failed:\n{done.stdout}{done.stderr}")
+        for old in cache_dir.iterdir():
+            if old.is_dir() and old.name != key and not old.name.startswith("tmp"):
+                shutil.rmtree(old)
+        staged = Path(tmp) / key
+        staged.mkdir()
+        shutil.move(wheels[0], staged / wheels[0].name)
+        shutil.rmtree(target, ignore_errors=True)
+        staged.rename(target)
+    return target / wheels[0].name
+
+
+def prune_older(folder: Path, keep: Path, seconds: float) -> None:
+    """Remove the sub-folders of ``folder`` other than ``keep`` untouched for ``seconds``.
+
+    Parameters
+    ----------
+    folder : Path
+        A cache folder (may be missing).
+    keep : Path
+        The sub-folder in use.
+    seconds : float
+        Age, by modification time, from which another sub-folder is removed.
+    """
+    if not folder.is_dir():
+        return
+    now = time.time()
+    for sub in folder.iterdir():
+        if sub.is_dir() and sub != keep and now - sub.stat().st_mtime > seconds:
+            shutil.rmtree(sub, ignore_errors=True)
+
+
+def wheel_url(site_url: str, wheel_name: str) -> str:
+    """The wheel's address on the site published at ``site_url``.
+
+    Parameters
+    ----------
+    site_url : str
+        The site's root address (MkDocs' ``site_url``).
+    wheel_name : str
+        The wheel's file name.
+
+    Returns
+    -------
+    str
+        ``<site_url>/downloads/<wheel_name>``.
+
+    Raises
+    ------
+    ValueError
+        If ``site_url`` is not an absolute http(s) address (a downloaded notebook
+        could not reach a relative one).
+
+    Examples
+    --------
+    >>> wheel_url("http://127.0.0.1:8000", "a-1-py3-none-any.whl")
+    'http://127.0.0.1:8000/downloads/a-1-py3-none-any.whl'
+    """
+    if not site_url.startswith(("http://", "https://")):
+        raise ValueError(f"site_url must be an absolute http(s) address, got {site_url!r}")
+    return f"{site_url.rstrip('/')}/{DOWNLOADS_DIR}/{wheel_name}"
+
+
+def fill_notebook(source: str, url: str) -> str:
+    """Write the wheel's address ``url`` into a notebook source in place of the marker.
+
+    Parameters
+    ----------
+    source : str
+        The notebook's text (any format).
+    url : str
+        The wheel's address, from :func:`wheel_url`.
+
+    Returns
+    -------
+    str
+        ``source`` with every :data:`WHEEL_MARKER` replaced.
+
+    Raises
+    ------
+    ValueError
+        If ``source`` holds no marker.
+
+    Examples
+    --------
+    >>> fill_notebook("print(1)", "https://example.org/a.whl")
+    Traceback (most recent call last):
+    ...
+    ValueError: the notebook holds no @ATTENTION_REF_WHEEL@ to replace
+    """
+    if WHEEL_MARKER not in source:
+        raise ValueError(f"the notebook holds no {WHEEL_MARKER} to replace")
+    return source.replace(WHEEL_MARKER, url)
