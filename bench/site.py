@@ -119,6 +119,13 @@ def first_load(browser: Any, url: str, color_scheme: str = "light") -> dict[str,
     page.on("pageerror", lambda e: errors.append(str(e)))
     log = RequestLog().attach(page)
     page.goto(url, wait_until="load")
+    # Pages of this site render far blocks after load (settle.js); the fonts of their
+    # formulas belong to the first load too. The baseline page has no such script.
+    page.wait_for_function(
+        """() => !document.querySelector('script[src*="settle.js"]')
+            || document.documentElement.hasAttribute('data-settled')""",
+        timeout=15_000,
+    )
     page.wait_for_load_state("networkidle")
     page.wait_for_timeout(500)  # late lazy loaders would show here
     result = log.totals()

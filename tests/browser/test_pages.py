@@ -39,7 +39,9 @@ PAGES = built_pages() or ["", "attention/"]
 
 
 def open_page(page: Any, url: str) -> None:
+    """Open ``url`` and wait until it has settled: every block rendered, every font fetched."""
     page.goto(url, wait_until="load")
+    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
     page.wait_for_load_state("networkidle")
 
 

@@ -1,0 +1,53 @@
+"""The site's own styles as one minified stylesheet.
+
+Each widget and fix keeps its own file in ``docs/stylesheets/`` (one file per concern,
+easy to review), but a page that links five stylesheets waits for five render-blocking
+requests. :func:`bundle` joins them in the order of :data:`SOURCES` and minifies the
+result with esbuild (from the npm lock file); ``hooks/stylesheets.py`` puts it in the
+site as :data:`BUNDLE` and leaves the separate files out.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+#: The stylesheets of ``docs/`` that every page loads, in cascade order.
+SOURCES = (
+    "stylesheets/extra.css",
+    "stylesheets/theme-fixes.css",
+    "stylesheets/heatmap.css",
+    "stylesheets/explorer.css",
+    "stylesheets/practice.css",
+)
+#: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).
+BUNDLE = "stylesheets/site.min.css"
+
+
+class StylesheetError(RuntimeError):
+    """esbuild is missing or rejected the CSS (its message names the file and line)."""
+
+
+def bundle(sources: Sequence[tuple[str, str]], esbuild: Path = ESBUILD) -> str:
+    """One minified stylesheet from ``(name, css)`` pairs, in order.
+
+    Examples
+    --------
+    >>> bundle([("a.css", "p {\\n  color: red;\\n}\\n"), ("b.css", "/* note */ em { margin: 0 }")])
+    'p{color:red}em{margin:0}\\n'
+    """
+    if not esbuild.exists():
+        raise StylesheetError(f"esbuild not found at {esbuild.name}: run `make install`")
+    text = "".join(f"/* {name} */\n{css}\n" for name, css in sources)
+    done = subprocess.run(
+        [str(esbuild), "--minify", "--loader=css", "--log-level=error"],
+        input=text,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise StylesheetError(f"esbuild rejected the site's CSS:\n{done.stderr.strip()}")
+    return done.stdout
