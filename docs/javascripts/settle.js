@@ -19,8 +19,9 @@ export const BATCH = 200;
 
 /** The blocks extra.css skips: keep this selector and the stylesheet's one the same. */
 export const SKIPPED = [
-  ".md-content__inner > :not(h1, h2, h3, h4, h5, h6, [data-explorer], [data-hm-widget], [data-practice], [data-settled])",
-  ".jp-Notebook > .jp-Cell:not([data-settled])",
+  ".md-content__inner > :not(h1, h2, h3, h4, h5, h6, [data-explorer], [data-hm-widget], [data-practice], [data-settled], .jupyter-wrapper)",
+  ".jp-Notebook > .jp-CodeCell:not([data-settled])",
+  ".jp-RenderedMarkdown > :not(h1, h2, h3, h4, h5, h6, [data-settled])",
 ].join(",\n");
 
 /**
