@@ -14,6 +14,7 @@ import gzip as _gzip
 import http.server
 import io
 import os
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -145,3 +146,25 @@ def built_pages(site: Path) -> list[str]:
             continue
         pages.append("" if rel == "." else rel + "/")
     return sorted(pages)
+
+
+def local_sitemap(site_dir: Path, base_url: str) -> str:
+    """``sitemap.xml`` of a built site with the deployed base URL replaced by ``base_url``.
+
+    Material's instant navigation only intercepts links that sitemap.xml lists, matched
+    against the deployed site_url; served from 127.0.0.1:PORT every click would fall back
+    to a full page load. With the local base in the sitemap (served in place of the
+    file, e.g. by a Playwright route) the local site navigates as the deployed one does.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "sitemap.xml").write_text(
+    ...         "<loc>https://x.io/a/</loc><loc>https://x.io/a/b/</loc>")
+    ...     local_sitemap(Path(d), "http://127.0.0.1:9/")
+    '<loc>http://127.0.0.1:9/</loc><loc>http://127.0.0.1:9/b/</loc>'
+    """
+    xml = (site_dir / "sitemap.xml").read_text(encoding="utf-8")
+    locs = re.findall(r"<loc>([^<]+)</loc>", xml)
+    return xml.replace(min(locs, key=len), base_url) if locs else xml

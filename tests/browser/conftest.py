@@ -8,7 +8,6 @@ test fails at teardown if either list is not empty.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bench.serve import serve
+from bench.serve import local_sitemap, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("SITE_DIR", ROOT / "site"))
@@ -101,19 +100,6 @@ def viewport() -> dict[str, int]:
 @pytest.fixture
 def guard() -> PageGuard:
     return PageGuard()
-
-
-def local_sitemap(site_dir: Path, site_url: str) -> str:
-    """sitemap.xml with the deployed base URL replaced by the local one.
-
-    Material's instant navigation only intercepts links that sitemap.xml lists, matched
-    against the deployed site_url; served from 127.0.0.1:PORT every click would fall back
-    to a full page load. With the local base in the sitemap the local site navigates as
-    the deployed one does.
-    """
-    xml = (site_dir / "sitemap.xml").read_text(encoding="utf-8")
-    locs = re.findall(r"<loc>([^<]+)</loc>", xml)
-    return xml.replace(min(locs, key=len), site_url) if locs else xml
 
 
 @pytest.fixture
