@@ -5,17 +5,23 @@
 // screen (Material's script forces several full style passes at start, each over every
 // element of the page). In Chromium a skipped block is also missing from the
 // accessibility tree, so once the page has loaded this script lets every skipped block
-// render for good, in small batches, one batch per animation frame: each frame's style
-// and layout stay short, and the page stays responsive. When all are done the root
-// element gets `data-settled` (tests wait for it).
+// render for good, in small batches, one batch per animation frame. Each batch is sized
+// from what the previous one cost on this device, so that every frame's style and layout
+// stay short and the page stays responsive. When all are done the root element gets
+// `data-settled` (tests wait for it).
 //
 // Material swaps pages in without a reload (instant navigation) and emits on document$
 // each time: the work starts again for the new page, and a run left from the previous
 // page stops at its next frame.
 
-/** Elements per frame: a batch this size takes a few milliseconds of style and layout on
- * a laptop, and stays under a long task (50 ms) on a phone four times slower. */
-export const BATCH = 200;
+/** Milliseconds of style and layout a frame may spend on settling. A phone four times
+ * slower than the machine that runs the page then spends about 4 x TARGET_MS, well under
+ * the 50 ms that make a task long, whatever the page's blocks weigh. */
+export const TARGET_MS = 3;
+/** Elements in the first batch; later batches follow what the previous one cost. */
+export const FIRST_BUDGET = 40;
+const MIN_BUDGET = 10;
+const MAX_BUDGET = 2000;
 
 /** The blocks extra.css skips: keep this selector and the stylesheet's one the same. */
 export const SKIPPED = [
@@ -25,29 +31,39 @@ export const SKIPPED = [
 ].join(",\n");
 
 /**
- * Split blocks, given by their element counts in page order, into consecutive batches
- * of at most `limit` elements. A block larger than the limit is a batch of its own.
+ * The end (exclusive) of the next batch: blocks from `start` on, in page order, while
+ * their element counts add up to at most `budget`; always at least one block.
  *
  * @param {number[]} sizes element count of each block, in page order
- * @param {number} limit most elements in one batch (a positive number)
- * @returns {number[][]} the batches, as indices into `sizes`
+ * @param {number} start index of the first block of the batch
+ * @param {number} budget most elements in the batch (a positive number)
+ * @returns {number} index just past the batch's last block
  */
-export function batches(sizes, limit) {
-  if (!(limit > 0)) throw new RangeError(`batches: limit must be positive, got ${limit}`);
-  const out = [];
-  let current = [];
+export function batchEnd(sizes, start, budget) {
+  if (!(budget > 0)) throw new RangeError(`batchEnd: budget must be positive, got ${budget}`);
+  let end = start;
   let total = 0;
-  sizes.forEach((size, i) => {
-    if (current.length && total + size > limit) {
-      out.push(current);
-      current = [];
-      total = 0;
-    }
-    current.push(i);
-    total += size;
-  });
-  if (current.length) out.push(current);
-  return out;
+  while (end < sizes.length && (end === start || total + sizes[end] <= budget)) {
+    total += sizes[end];
+    end += 1;
+  }
+  return end;
+}
+
+/**
+ * The element budget of the next batch, scaled by what the last one cost: a batch of
+ * `done` elements took `elapsedMs` of style and layout, and the next should take about
+ * `targetMs`. Clamped to [10, 2000] elements, and at most doubled at a time.
+ *
+ * @param {number} done elements in the last batch
+ * @param {number} elapsedMs its style and layout time
+ * @param {number} targetMs the time a batch may take
+ * @returns {number} the next batch's budget, in elements
+ */
+export function nextBudget(done, elapsedMs, targetMs = TARGET_MS) {
+  const perElement = Math.max(elapsedMs, 0.05) / Math.max(done, 1);
+  const wanted = Math.min(targetMs / perElement, 2 * Math.max(done, MIN_BUDGET));
+  return Math.round(Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, wanted)));
 }
 
 let run = 0;
@@ -57,18 +73,22 @@ function settle() {
   const root = document.documentElement;
   root.removeAttribute("data-settled");
   const blocks = [...document.querySelectorAll(SKIPPED)];
-  const queue = batches(
-    blocks.map((b) => b.getElementsByTagName("*").length + 1),
-    BATCH,
-  );
+  const sizes = blocks.map((b) => b.getElementsByTagName("*").length + 1);
+  let next = 0;
+  let budget = FIRST_BUDGET;
   const step = () => {
     if (mine !== run) return; // a newer page took over
-    const next = queue.shift();
-    if (!next) {
+    if (next >= blocks.length) {
       root.setAttribute("data-settled", "");
       return;
     }
-    for (const i of next) blocks[i].setAttribute("data-settled", "");
+    const end = batchEnd(sizes, next, budget);
+    const t0 = performance.now();
+    for (let i = next; i < end; i++) blocks[i].setAttribute("data-settled", "");
+    void document.body.offsetHeight; // this frame's style and layout, done now and timed
+    const done = sizes.slice(next, end).reduce((a, b) => a + b, 0);
+    budget = nextBudget(done, performance.now() - t0);
+    next = end;
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);
