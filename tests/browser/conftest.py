@@ -92,9 +92,10 @@ def color_scheme(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def viewport() -> dict[str, int]:
-    """The window size; override or parametrize for phone widths."""
-    return {"width": 1280, "height": 900}
+def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
+    """The window size; parametrize a test with `viewport` (indirect) for phone widths."""
+    size: dict[str, int] = getattr(request, "param", {"width": 1280, "height": 900})
+    return size
 
 
 @pytest.fixture

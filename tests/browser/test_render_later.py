@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from tests.browser.test_pages import PAGES
+
 RENDERED = """() => {
   const all = [...document.body.getElementsByTagName('*')];
   const skipped = all.filter((e) => !e.checkVisibility({contentVisibilityAuto: true})
@@ -61,3 +65,33 @@ def test_a_page_reached_by_instant_navigation_settles_too(page: Any, site_url: s
     )
     assert page.evaluate("window.__samePage") is True, "the navigation reloaded the page"
     assert page.evaluate(RENDERED)["all"] > 3000
+
+
+SHIFTS = """() => new Promise((done) => {
+  const shifts = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      shifts.push({value: e.value, sources: e.sources.map((s) => s.node
+        ? s.node.nodeName + ' ' + (s.node.textContent || '').trim().slice(0, 40) : '?')});
+    }
+  }).observe({type: 'layout-shift', buffered: true});
+  setTimeout(() => done(shifts), 300);
+})"""
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 412, "height": 823}, {"width": 1280, "height": 900}],
+    ids=["phone", "desktop"],
+    indirect=True,
+)
+@pytest.mark.parametrize("path", PAGES)
+def test_nothing_on_screen_moves_while_the_page_loads_and_settles(
+    page: Any, site_url: str, path: str, viewport: dict[str, int]
+) -> None:
+    # A block skipped while on screen would paint at its placeholder height first, then
+    # push what follows when it renders: a layout shift (Lighthouse's CLS).
+    page.goto(site_url + path, wait_until="load")
+    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    shifts = page.evaluate(SHIFTS)
+    assert shifts == [], f"{path or '/'} at {viewport['width']} px: layout shifts {shifts}"
