@@ -23,7 +23,7 @@ EVENTS = 50  # dispatched events per sample
 # Move one of the explorer's sliders (chosen by a CSS selector) between its two ends;
 # returns ms per event.
 EXPLORER_SLIDER = """([events, slider]) => {
-  const root = document.querySelector('[data-explorer][data-explorer-state="ready"]');
+  const root = document.querySelector('[data-explorer][data-widget-state="ready"]');
   const input = root.querySelector(slider);
   const values = [input.min, input.max];
   const t0 = performance.now();
@@ -39,7 +39,7 @@ DK_SLIDER = 'input[type=range][id$="-dk"]'
 
 # Click the row headers of two rows in turn (the widget's click handler focuses the row).
 HEATMAP_ROW = """([events]) => {
-  const box = document.querySelector('[data-hm-widget][data-hm-mounted]');
+  const box = document.querySelector('[data-hm-widget][data-widget-state=ready]');
   const rows = box.querySelectorAll('tbody tr');
   const targets = [rows[1].cells[0], rows[rows.length - 2].cells[0]];
   const t0 = performance.now();
@@ -60,19 +60,19 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
     scripts = {
         "explorer recompute (query slider)": (
             "[data-explorer]",
-            "[data-explorer-state=ready]",
+            "[data-widget-state=ready]",
             EXPLORER_SLIDER,
             [EVENTS, QUERY_SLIDER],
         ),
         "explorer d_k recompute (slider end to end)": (
             "[data-explorer]",
-            "[data-explorer-state=ready]",
+            "[data-widget-state=ready]",
             EXPLORER_SLIDER,
             [EVENTS, DK_SLIDER],
         ),
         "heatmap row focus (click)": (
             "[data-hm-widget]",
-            "[data-hm-widget][data-hm-mounted]",
+            "[data-hm-widget][data-widget-state=ready]",
             HEATMAP_ROW,
             [EVENTS],
         ),

@@ -53,9 +53,9 @@ def texts(page: Any, selector: str) -> list[str]:
 def open_explorer(page: Any, site_url: str) -> None:
     page.goto(site_url + "attention/", wait_until="load")
     # The explorer is built only when it comes near the screen.
-    assert page.locator(".ex").get_attribute("data-explorer-state") == "waiting"
+    assert page.locator(".ex").get_attribute("data-widget-state") == "waiting"
     page.locator(".ex").scroll_into_view_if_needed()
-    page.wait_for_selector(".ex[data-explorer-state='ready']")
+    page.wait_for_selector(".ex[data-widget-state='ready']")
 
 
 def shown_query(page: Any) -> list[float]:
@@ -246,7 +246,7 @@ def test_ten_states_match_attention_ref(page: Any, site_url: str) -> None:
 def test_keyboard_reaches_it_without_scrolling(page: Any, site_url: str) -> None:
     """Built lazily, the explorer is still ready by the time Tab gets there."""
     page.goto(site_url + "attention/", wait_until="load")
-    assert page.locator(".ex").get_attribute("data-explorer-state") == "waiting"
+    assert page.locator(".ex").get_attribute("data-widget-state") == "waiting"
     for _ in range(300):
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.matches('.ex, .ex select')"):
@@ -256,7 +256,7 @@ def test_keyboard_reaches_it_without_scrolling(page: Any, site_url: str) -> None
     # Tab may land on the box while it is still being built: focus then moves on to
     # the plane selector, its first control, once it is ready.
     page.wait_for_function("() => document.activeElement.matches('.ex select')")
-    assert page.locator(".ex").get_attribute("data-explorer-state") == "ready"
+    assert page.locator(".ex").get_attribute("data-widget-state") == "ready"
     assert page.locator(".ex").get_attribute("tabindex") is None
     check_all(page)
 
@@ -326,7 +326,7 @@ def test_instant_navigation_away_and_back(page: Any, site_url: str, site_dir: Pa
     follow_nav_link(page, site_url + "attention/")
     page.wait_for_url(site_url + "attention/")
     page.locator(".ex").scroll_into_view_if_needed()
-    page.wait_for_selector(".ex[data-explorer-state='ready']")
+    page.wait_for_selector(".ex[data-widget-state='ready']")
     assert page.evaluate("window.__sameDocument === true"), "navigation reloaded the page"
     assert page.locator(".ex").count() == 1
     check_all(page)

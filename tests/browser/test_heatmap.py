@@ -50,7 +50,7 @@ def check_number(what: str, shown: str, expected: float) -> None:
 def open_heatmap(page: Any, url: str) -> None:
     page.goto(url, wait_until="load")
     page.locator(WIDGET).scroll_into_view_if_needed()
-    page.wait_for_selector(f"{WIDGET}[data-hm-mounted]")
+    page.wait_for_selector(f"{WIDGET}[data-widget-state=ready]")
 
 
 def row_header(page: Any, token: str) -> Any:
@@ -228,7 +228,7 @@ def test_instant_navigation_away_and_back(page: Any, site_url: str) -> None:
         page.locator("nav.md-nav--primary a.md-nav__link", has_text="Attention").first.click()
         page.wait_for_url(site_url + "attention/")
         page.locator(WIDGET).scroll_into_view_if_needed()
-        page.wait_for_selector(f"{WIDGET}[data-hm-mounted]")
+        page.wait_for_selector(f"{WIDGET}[data-widget-state=ready]")
     assert page.evaluate("window.__hmSamePage") is True, "navigation reloaded the page"
     assert page.locator(WIDGET).count() == 1
     assert page.locator(f"{WIDGET} .hm-grid").count() == 1

@@ -103,7 +103,7 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
     # Lazy: nothing heavy before the section comes near (the page opens at the top).
     heavy = [u for u in requests if "pyodide" in u or "editor.bundle" in u or "manifest" in u]
     assert heavy == [], f"loaded before the practice section was near: {heavy}"
-    assert page.locator(".practice").get_attribute("data-practice-state") == "waiting"
+    assert page.locator(".practice").get_attribute("data-widget-state") == "waiting"
 
     page.locator("#practice-dot").scroll_into_view_if_needed()
     page.wait_for_selector(".practice__runner[data-step='06_causal'] .cm-editor", timeout=WAIT_MS)
@@ -260,4 +260,4 @@ def test_practice_survives_instant_navigation(page: Any, site_url: str) -> None:
     page.locator("#practice-dot").scroll_into_view_if_needed()
     page.wait_for_selector(".practice__runner[data-step='01_dot'] .cm-editor", timeout=WAIT_MS)
     assert page.locator(".practice .cm-editor").count() == len(STEPS)
-    assert page.locator(".practice").get_attribute("data-practice-state") == "ready"
+    assert page.locator(".practice").get_attribute("data-widget-state") == "ready"

@@ -1,6 +1,6 @@
 // The query explorer's widget: builds it inside its container and wires every control.
-// Loaded by ../explorer.js (a small classic script on every page) only when the
-// explorer comes near the screen; the maths is in attention-math.js, passed in as `m`.
+// Loaded through ../explorer.js and lib/lazy-mount.js only when the explorer comes
+// near the screen; the maths is in attention-math.js, passed in as `m`.
 
 const SVGNS = "http://www.w3.org/2000/svg";
 let instances = 0; // for unique element ids
@@ -113,7 +113,7 @@ export function build(root, m, data) {
       `: the weighted average of the values v1…v${n} (circles); the square is the output.`));
   outPlot.svg.setAttribute("aria-labelledby", `${id}-outcap`);
 
-  const live = h("p", { class: "ex__sr", "aria-live": "polite", "data-ex": "live" });
+  const live = h("p", { class: "visually-hidden", "aria-live": "polite", "data-ex": "live" });
 
   const part1 = h("section", { class: "ex__part", "aria-labelledby": `${id}-t1` },
     h("p", { class: "ex__title", id: `${id}-t1` }, "Move the query"),
@@ -156,7 +156,7 @@ export function build(root, m, data) {
       h("th", { scope: "col" }, "without scaling: softmax(q·k)"),
       h("th", { scope: "col" }, "with scaling: softmax(q·k / √d", h("sub", {}, "k"), ")"))),
     dkBody, h("tfoot", {}, maxRow.row, entRow.row));
-  const dkLive = h("p", { class: "ex__sr", "aria-live": "polite", "data-ex": "dk-live" });
+  const dkLive = h("p", { class: "visually-hidden", "aria-live": "polite", "data-ex": "dk-live" });
 
   const part2 = h("section", { class: "ex__part", "aria-labelledby": `${id}-t2` },
     h("p", { class: "ex__title", id: `${id}-t2` }, "Why divide by √d", h("sub", {}, "k"), "? Random queries and keys"),
@@ -333,7 +333,6 @@ export function build(root, m, data) {
   drawPlane();
   render();
   renderDk();
-  root.dataset.explorerState = "ready";
 }
 
 /** The values as labelled points, the output as a square, lines weighted by α. */

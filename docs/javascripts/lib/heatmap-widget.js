@@ -1,6 +1,6 @@
 // The "it → animal" heatmap widget: mount(box, M, data) builds it inside its box and
-// wires every control. Loaded by ../heatmap.js (a small classic script on every page)
-// only when the box comes near the screen; M is heatmap-math.js, data the exported
+// wires every control. Loaded through ../heatmap.js and lib/lazy-mount.js only when
+// the box comes near the screen; M is heatmap-math.js, data the exported
 // attention of all-MiniLM-L6-v2 (assets/data/it_attention.json).
 
 const QUERY = "it";
@@ -15,8 +15,7 @@ const fmt = (w) => w.toFixed(DIGITS);
 const quote = (t) => `“${t}”`;
 
 export function mount(box, M, data) {
-  if (!box.isConnected || box.hasAttribute("data-hm-mounted")) return;
-  box.setAttribute("data-hm-mounted", "");
+  if (!box.isConnected) return;
   const id = `hm${(counter += 1)}`;
   const L = data.layers;
   const H = data.heads;
@@ -120,7 +119,7 @@ export function mount(box, M, data) {
           `<tr data-row="${r}"><th scope="row" tabindex="-1">${esc(v.tokens[r])}</th>${row
             .map(
               (w) =>
-                `<td tabindex="-1" style="${cellStyle(M, w)}"><span class="hm-sr">${fmt(w)}</span></td>`,
+                `<td tabindex="-1" style="${cellStyle(M, w)}"><span class="visually-hidden">${fmt(w)}</span></td>`,
             )
             .join("")}</tr>`,
       )

@@ -193,7 +193,7 @@ function buildLoader(box) {
   box.replaceChildren();
   const bar = el("progress", { max: "1", value: "0", "aria-label": "Python download progress" });
   const text = el("span", { class: "practice__loader-text" }, "Getting the exercises ready…");
-  const status = el("span", { class: "practice__sr-only", role: "status" });
+  const status = el("span", { class: "visually-hidden", role: "status" });
   box.append(bar, text, status);
   box.hidden = false;
   return {
@@ -303,7 +303,7 @@ function showStatus(status, outcome) {
     let more = ` First failure: ${first.name}.`;
     if (first.line) more += ` Line ${first.line}.`;
     if (first.hint_text) more += ` Hint: ${first.hint_text}`;
-    status.append(el("span", { class: "practice__sr-only" }, more));
+    status.append(el("span", { class: "visually-hidden" }, more));
   }
 }
 
@@ -392,11 +392,10 @@ function buildStep(container, step, editorModule) {
   return editor;
 }
 
-// --- entry points, called by ../practice.js ---------------------------------------------------
+// --- entry points, called by ../practice.js (through lib/lazy-mount.js) ---------------------------------------------------
 
 /** Build every step inside `root` (once) and start loading Python. */
 export async function mount(root) {
-  if (root.dataset.practiceState === "ready") return;
   mounted = root;
   const loaderBox = root.querySelector("[data-practice-loader]") || root.insertBefore(el("div"), root.firstChild);
   loaderBox.classList.add("practice__loader");
@@ -409,15 +408,13 @@ export async function mount(root) {
     editorModule = await editorLoading;
   } catch (err) {
     loader.fail(`The practice section could not load: ${err.message}`);
-    root.dataset.practiceState = "error";
-    return;
+    throw err; // the lazy loader marks the section data-widget-state="error"
   }
   const steps = new Map(manifest.steps.map((s) => [s.id, s]));
   for (const container of root.querySelectorAll(".practice__runner[data-step]")) {
     const step = steps.get(container.dataset.step);
     if (step) buildStep(container, step, editorModule);
   }
-  root.dataset.practiceState = "ready";
 }
 
 /** Start (or keep) the worker, reporting its progress to this page's loader line. */
