@@ -6,7 +6,10 @@ Two small pieces the hooks in ``hooks/`` share, so each hook stays a few lines o
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
+from collections.abc import Iterable
+from pathlib import Path
 from types import ModuleType
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -40,17 +43,62 @@ def put_generated(
         files.append(File.generated(config, path, abs_src_path=abs_src_path))
 
 
-def fresh_import(module: str) -> ModuleType:
-    """Import ``module`` anew, together with ``attention_ref`` and ``site_build``.
+def sources_signature(packages: Iterable[str] = LIVE_PACKAGES) -> tuple[tuple[str, int, int], ...]:
+    """Path, modification time and size of every ``.py`` file of ``packages``, in order.
+
+    Two equal signatures mean that no source of those packages changed in between (as far
+    as an editor's save shows: it changes the time). Reading it costs a ``stat`` a file.
+
+    Examples
+    --------
+    >>> sources_signature(["site_build"]) == sources_signature(["site_build"])
+    True
+    """
+    entries = []
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            for path in sorted(Path(folder).rglob("*.py")):
+                stat = path.stat()
+                entries.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(entries)
+
+
+def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> ModuleType:
+    """Import ``module`` anew, with all of ``packages``, if one of their sources changed.
 
     ``mkdocs serve`` keeps one interpreter for every rebuild; without a fresh import an
     edit to ``attention_ref`` would not reach figures or widget data until a restart.
+    A rebuild after an edit elsewhere (a page's prose) keeps the modules it has: each
+    module this returns carries the :func:`sources_signature` it was imported with.
+
+    Parameters
+    ----------
+    module : str
+        The module wanted, e.g. ``"site_build.figures"``.
+    packages : iterable of str
+        The packages (default ``attention_ref`` and ``site_build``) whose modules are all
+        dropped from ``sys.modules`` when one of their sources changed.
+
+    Returns
+    -------
+    ModuleType
+        The module, imported anew or as it was.
 
     Examples
     --------
     >>> fresh_import("site_build.vendor").__name__
     'site_build.vendor'
+    >>> fresh_import("site_build.vendor") is fresh_import("site_build.vendor")
+    True
     """
-    for name in [m for m in sys.modules if m.split(".")[0] in LIVE_PACKAGES]:
+    roots = tuple(packages)
+    signature = sources_signature(roots)
+    loaded = sys.modules.get(module)
+    if loaded is not None and getattr(loaded, "__live_sources__", None) == signature:
+        return loaded
+    for name in [m for m in sys.modules if m.split(".")[0] in roots]:
         del sys.modules[name]
-    return importlib.import_module(module)
+    fresh = importlib.import_module(module)
+    fresh.__live_sources__ = signature  # type: ignore[attr-defined]
+    return fresh

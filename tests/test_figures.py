@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
@@ -276,6 +278,24 @@ def test_cache_key_covers_parameters_title_and_sources(tmp_path: Path) -> None:
     with_src = F.cache_key(spec, sources=[src])
     src.write_text("x = 2\n")
     assert F.cache_key(spec, sources=[src]) != with_src
+
+
+def test_a_cache_hit_does_not_import_matplotlib(tmp_path: Path) -> None:
+    # Filled with stand-in SVGs: what matters is that every figure is found in the cache.
+    _, render = counting_render()
+    for spec in F.FIGURES:
+        F.cached_svgs(spec, tmp_path, render=render)
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from site_build.figures import build_figures\n"
+        f"svgs = build_figures(Path({str(tmp_path)!r}))\n"
+        "print(len(svgs), sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split(maxsplit=1) == [str(2 * len(F.FIGURES)), "[]\n"]
 
 
 def test_the_key_reads_attention_ref_and_this_module() -> None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
-from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_generated
+from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_generated, sources_signature
 
 
 @pytest.fixture
@@ -57,6 +59,8 @@ def test_fresh_import_reloads_the_live_packages() -> None:
 
     saved = {n: m for n, m in sys.modules.items() if n.split(".")[0] in LIVE_PACKAGES}
     try:
+        if "site_build.widget_data" in saved:  # as if imported by a plain import
+            vars(saved["site_build.widget_data"]).pop("__live_sources__", None)
         module = fresh_import("site_build.widget_data")
         assert module.__name__ == "site_build.widget_data"
         assert sys.modules["attention_ref"] is not attention_ref, "must be imported anew"
@@ -66,3 +70,39 @@ def test_fresh_import_reloads_the_live_packages() -> None:
         for name in [n for n in sys.modules if n.split(".")[0] in LIVE_PACKAGES]:
             del sys.modules[name]
         sys.modules.update(saved)
+
+
+@pytest.fixture
+def live_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    package = tmp_path / "live_pkg_for_test"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "core.py").write_text("VALUE = 1\n")
+    (package / "user.py").write_text("from live_pkg_for_test.core import VALUE\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield package
+    for name in [n for n in sys.modules if n.startswith("live_pkg_for_test")]:
+        del sys.modules[name]
+
+
+def test_fresh_import_keeps_the_modules_while_no_source_changes(live_package: Path) -> None:
+    packages = ("live_pkg_for_test",)
+    first = fresh_import("live_pkg_for_test.user", packages)
+    core = sys.modules["live_pkg_for_test.core"]
+    assert fresh_import("live_pkg_for_test.user", packages) is first, "a prose edit's rebuild"
+    assert sys.modules["live_pkg_for_test.core"] is core
+
+
+def test_fresh_import_reimports_everything_after_an_edit(live_package: Path) -> None:
+    packages = ("live_pkg_for_test",)
+    first = fresh_import("live_pkg_for_test.user", packages)
+    core = live_package / "core.py"
+    core.write_text("VALUE = 22\n")
+    os.utime(core, ns=(core.stat().st_atime_ns, core.stat().st_mtime_ns + 10**9))
+    second = fresh_import("live_pkg_for_test.user", packages)
+    assert second is not first and second.VALUE == 22, "the edit reaches the importing module"
+
+
+def test_sources_signature_names_every_source(live_package: Path) -> None:
+    signature = sources_signature(["live_pkg_for_test"])
+    assert [Path(path).name for path, _, _ in signature] == ["__init__.py", "core.py", "user.py"]

@@ -141,6 +141,7 @@ def test_mkdocs_yml_runs_the_notebook_strictly() -> None:
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     block = text.split("- mkdocs-jupyter:", 1)[1].split("\n  - ", 1)[0]
     assert "execute: true" in block and "allow_errors: false" in block
+    assert 'ignore: ["*.md"]' in block, "else every page is read by jupytext on each build"
     assert "hooks/notebook.py" in text
 
 
