@@ -22,12 +22,19 @@ scores; the softmax works in place on a block of queries at a time, small enough
 stay in the CPU cache; the row maximum is subtracted only when exp could overflow;
 and the division by each row's sum is applied to the n_q·d_v outputs instead of the
 n_q·n_k weights. Extra memory is one block of scores, not the whole weights matrix.
+Large problems are shared out, block by block, over as many threads as numpy's BLAS
+would use, each block computed whole on one core (see :func:`_for_each_block`), so the
+softmax runs in parallel as well as the matrix products.
 """
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import math
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,11 +46,16 @@ from attention_ref import _validate
 FloatArray = npt.NDArray[np.floating[Any]]
 BoolArray = npt.NDArray[np.bool_]
 
-# How many scores one block of queries holds at a time (see _weight_blocks): 8 MiB in
-# float32, small enough to stay in the CPU's cache between the passes of the softmax,
-# large enough for the matrix products to run at full speed (measured: 2**19 to 2**22
-# are all close; smaller blocks lose to the overhead of many small products).
+# How many scores the blocks of queries hold at a time (see _weight_block), shared
+# between the threads that compute them: 8 MiB in float32, small enough to stay in the
+# CPU's cache between the passes of the softmax, large enough for the matrix products
+# to run at full speed (measured: 2**19 to 2**22 are all close; smaller blocks lose to
+# the overhead of many small products).
 _BLOCK_SCORES = 1 << 21
+
+# Below this many scores (batch x n_q x n_k) one thread does all the work: starting
+# threads costs about a millisecond, more than it saves on small problems.
+_PARALLEL_MIN_SCORES = 1 << 19
 
 
 def scores(q: npt.ArrayLike, k: npt.ArrayLike) -> FloatArray:
@@ -280,8 +292,11 @@ def attention_weights(
     q_arr, k_arr = _validate.queries_and_keys(q, k)
     prep = _prepare(q_arr, k_arr, mask, is_causal, scale)
     weights = np.empty(prep.scores_shape, dtype=prep.result)  # (..., n_q, n_k)
-    for rows, e, total in _weight_blocks(prep):
-        np.divide(e, total, out=weights[..., rows, :])
+
+    def store(rows: slice, e: FloatArray, total: FloatArray) -> None:
+        np.divide(e, total, out=weights[..., rows, :])  # softmax = e / total, row by row
+
+    _for_each_block(prep, store)
     return weights[..., 0, :] if prep.single else weights
 
 
@@ -359,9 +374,14 @@ def scaled_dot_product_attention(
     v_c = v_arr.astype(prep.compute, copy=False)  # (..., n_k, d_v)
     batch = _validate.batch_shape("q, k and v", prep.scores_shape[:-2], v_arr.shape[:-2])
     out = np.empty((*batch, prep.n_q, v_arr.shape[-1]), dtype=prep.result)  # (..., n_q, d_v)
-    for rows, e, total in _weight_blocks(prep):
-        # Normalise after the product: dividing n_q·d_v outputs is cheaper than n_q·n_k weights.
-        np.divide(np.matmul(e, v_c), total, out=out[..., rows, :])
+
+    # For one block of queries, e / total = softmax(q k^T * scale + mask) (see _weight_block),
+    # and the block's outputs are (e / total) @ v. The division comes after the product:
+    # dividing n_q·d_v outputs is cheaper than dividing n_q·n_k weights.
+    def aggregate(rows: slice, e: FloatArray, total: FloatArray) -> None:
+        np.divide(np.matmul(e, v_c), total, out=out[..., rows, :])  # (..., rows, d_v)
+
+    _for_each_block(prep, aggregate)
     return out[..., 0, :] if prep.single else out
 
 
@@ -452,35 +472,122 @@ def _needs_shift(q_scaled: FloatArray, k: FloatArray, mask: FloatArray | BoolArr
     return not bound <= safe  # also True when the bound is NaN or inf
 
 
-def _weight_blocks(prep: _Prepared) -> Iterator[tuple[slice, FloatArray, FloatArray]]:
-    """Yield ``(rows, e, total)`` for consecutive blocks of queries.
+def _weight_block(prep: _Prepared, rows: slice) -> tuple[FloatArray, FloatArray]:
+    """``(e, total)`` for the queries ``rows``: their softmax is ``e / total``.
 
     ``e[..., i, j] = exp(score_ij - c_i)`` (0 where masked), where ``c_i`` is the
     row's maximum score, or 0 when exp cannot overflow (see :func:`_needs_shift`), and
     ``total[..., i, 0] = sum_j e[..., i, j]`` (set to 1 for a fully masked row, so
-    dividing leaves its zeros alone). The weights of the block are ``e / total``.
+    dividing leaves its zeros alone).
 
     Each query's weights need only its own row of scores, so the queries are
     processed a few rows at a time: the block's scores stay in the CPU cache
-    through the passes of the softmax, and memory never holds more than one
-    block of scores besides the result.
+    through the passes of the softmax, and memory never holds more than the
+    blocks in progress besides the result.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+        e: FloatArray = np.matmul(prep.q[..., rows, :], prep.k_t)  # (..., rows, n_k)
+    if prep.is_causal:
+        np.copyto(e, -np.inf, where=~_causal_rows(rows.start, rows.stop, prep.n_k))
+    elif prep.mask is not None:
+        mask = prep.mask if prep.mask.shape[-2] == 1 else prep.mask[..., rows, :]
+        if mask.dtype == np.bool_:
+            np.copyto(e, -np.inf, where=np.logical_not(mask))
+        else:
+            e += mask
+    total = _exp_shifted_(e, axis=-1, shift=prep.shift)  # (..., rows, 1)
+    return e, total
+
+
+# --- speed only: sharing the blocks out over threads ----------------------------------
+
+BlockStep = Callable[[slice, FloatArray, FloatArray], None]
+
+# One parallel call at a time changes BLAS's thread count (see _for_each_block).
+_BLAS_LOCK = threading.Lock()
+
+
+def _for_each_block(prep: _Prepared, step: BlockStep) -> None:
+    """Call ``step(rows, e, total)`` once for every block of queries (see :func:`_weight_block`).
+
+    The result is the same, up to rounding, as one block holding every query. Small
+    problems run block after block in the calling thread. Large ones are shared out
+    over as many threads as numpy's BLAS would use: while they run, BLAS is limited to
+    one thread, so that each block (matrix products, softmax and ``step``) runs whole
+    on one core, in parallel with the others, instead of only the matrix products
+    being parallel. ``step`` must therefore only write its own rows. Each thread runs
+    in a copy of the caller's context, so ``np.errstate`` applies there too.
+
+    BLAS's thread count belongs to the whole process: one call at a time changes it
+    (``_BLAS_LOCK``), and if it cannot be changed (threadpoolctl lets only one Python
+    thread set it), the blocks run one after another with BLAS as it is.
     """
     batch_size = math.prod(prep.scores_shape[:-2])
-    block = max(1, _BLOCK_SCORES // max(1, batch_size * prep.n_k))
+    scores_per_row = max(1, batch_size * prep.n_k)
+    if batch_size * prep.n_q * prep.n_k >= _PARALLEL_MIN_SCORES:
+        blas = _blas_controller()
+        if blas is not None:
+            with _BLAS_LOCK:
+                threads = _blas_threads(blas)
+                if threads > 1:
+                    with blas.limit(limits=1):
+                        if _blas_threads(blas) == 1:
+                            block = _block_rows(prep.n_q, scores_per_row, threads)
+                            _in_parallel(prep, step, block, threads)
+                            return
+    block = _block_rows(prep.n_q, scores_per_row, threads=1)
     for start in range(0, prep.n_q, block):
-        rows = slice(start, min(start + block, prep.n_q))
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
-            e: FloatArray = np.matmul(prep.q[..., rows, :], prep.k_t)  # (..., rows, n_k)
-        if prep.is_causal:
-            np.copyto(e, -np.inf, where=~_causal_rows(rows.start, rows.stop, prep.n_k))
-        elif prep.mask is not None:
-            mask = prep.mask if prep.mask.shape[-2] == 1 else prep.mask[..., rows, :]
-            if mask.dtype == np.bool_:
-                np.copyto(e, -np.inf, where=np.logical_not(mask))
-            else:
-                e += mask
-        total = _exp_shifted_(e, axis=-1, shift=prep.shift)
-        yield rows, e, total
+        _one_block(prep, step, start, block)
+
+
+def _one_block(prep: _Prepared, step: BlockStep, start: int, block: int) -> None:
+    rows = slice(start, min(start + block, prep.n_q))
+    step(rows, *_weight_block(prep, rows))
+
+
+def _in_parallel(prep: _Prepared, step: BlockStep, block: int, threads: int) -> None:
+    """The blocks of ``block`` queries on ``threads`` threads, each block whole on one."""
+    with ThreadPoolExecutor(threads) as pool:
+        futures = [
+            pool.submit(contextvars.copy_context().run, _one_block, prep, step, start, block)
+            for start in range(0, prep.n_q, block)
+        ]
+        for future in futures:
+            future.result()  # re-raises a block's error here
+
+
+def _block_rows(n_q: int, scores_per_row: int, threads: int) -> int:
+    """Queries per block: the threads' blocks together hold about ``_BLOCK_SCORES`` scores.
+
+    Examples
+    --------
+    >>> _block_rows(n_q=2048, scores_per_row=4 * 2048, threads=2)  # 4 heads, 2048 keys
+    128
+    >>> _block_rows(n_q=100, scores_per_row=100, threads=2)  # every thread gets a block
+    50
+    >>> _block_rows(n_q=0, scores_per_row=100, threads=1)  # no queries: range(0, 0, 1) is empty
+    1
+    """
+    block = max(1, _BLOCK_SCORES // threads // scores_per_row)
+    return max(1, min(block, -(-n_q // threads)))  # a block for every thread, if it can
+
+
+@functools.cache
+def _blas_controller() -> Any:
+    """threadpoolctl's handle on numpy's BLAS, or None without threadpoolctl or a BLAS."""
+    try:
+        from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+    except ImportError:  # e.g. in a browser build of numpy: one thread then
+        return None
+    blas = ThreadpoolController().select(user_api="blas")
+    return blas if blas.lib_controllers else None
+
+
+def _blas_threads(blas: Any) -> int:
+    """How many threads BLAS uses now (1 when there is no controller)."""
+    if blas is None:
+        return 1
+    return max(1, *(int(lib.num_threads) for lib in blas.lib_controllers))
 
 
 def _exp_shifted_(e: FloatArray, axis: int, shift: bool = True) -> FloatArray:

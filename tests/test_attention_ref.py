@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
-from unittest.mock import patch
+from unittest.mock import MagicMock, patch
 
 import numpy as np
 import numpy.typing as npt
@@ -113,12 +117,52 @@ def problems(
     return Problem(q, k, v, mask, kind == "causal", scale)
 
 
+class FakeBlas:
+    """Stands in for threadpoolctl's handle on BLAS, with ``threads`` threads.
+
+    ``stuck``: limiting does nothing, as when another Python thread controls BLAS.
+    """
+
+    def __init__(self, threads: int, stuck: bool = False) -> None:
+        self.lib = SimpleNamespace(num_threads=threads)
+        self.lib_controllers = [self.lib]
+        self.stuck = stuck
+        self.limits: list[int] = []
+
+    @contextmanager
+    def limit(self, limits: int) -> Iterator[None]:
+        self.limits.append(limits)
+        saved = self.lib.num_threads
+        if not self.stuck:
+            self.lib.num_threads = limits
+        try:
+            yield
+        finally:
+            self.lib.num_threads = saved
+
+
+@contextmanager
+def threads(n: int, stuck: bool = False) -> Iterator[tuple[FakeBlas, MagicMock]]:
+    """Run attention_ref as if BLAS had ``n`` threads, sharing out even the smallest problem.
+
+    Yields the fake BLAS and a mock that counts the calls computed in parallel.
+    """
+    blas = FakeBlas(n, stuck)
+    with (
+        patch.object(core, "_blas_controller", lambda: blas),
+        patch.object(core, "_PARALLEL_MIN_SCORES", 0),
+        patch.object(core, "_in_parallel", wraps=core._in_parallel) as in_parallel,
+    ):
+        yield blas, in_parallel
+
+
 @settings(max_examples=400, deadline=None)
-@given(problems(), st.sampled_from([None, 1, 7, 20]))
-def test_matches_the_plain_loop_oracle(p: Problem, block: int | None) -> None:
+@given(problems(), st.sampled_from([None, 1, 7, 20]), st.sampled_from([1, 3]))
+def test_matches_the_plain_loop_oracle(p: Problem, block: int | None, n_threads: int) -> None:
     # attention_ref works through the queries a block at a time; small blocks (a few
-    # scores each) make these small problems cross block boundaries too.
-    with patch.object(core, "_BLOCK_SCORES", block or core._BLOCK_SCORES):
+    # scores each) make these small problems cross block boundaries too, and with
+    # several threads the blocks are computed in parallel.
+    with patch.object(core, "_BLOCK_SCORES", block or core._BLOCK_SCORES), threads(n_threads):
         out = ar.scaled_dot_product_attention(
             p.q, p.k, p.v, p.mask, is_causal=p.is_causal, scale=p.scale
         )
@@ -549,3 +593,93 @@ def test_the_oracle_itself_on_the_worked_example() -> None:
     both = w[0] + w[2]
     for row in oracle.attention_weights([Q, Q], K, [[True, False, True]]):
         assert row == pytest.approx([w[0] / both, 0.0, w[2] / both], rel=1e-15)
+
+
+# --- blocks shared out over threads ------------------------------------------------------
+
+
+def _large(seed: int) -> tuple[npt.NDArray[np.float32], ...]:
+    """q, k, v of 4 heads whose 4 x 256 x 512 scores are enough to be shared out."""
+    rng = np.random.default_rng(seed)
+    shapes = [(4, 256, 8), (4, 512, 8), (4, 512, 3)]
+    return tuple(rng.standard_normal(s).astype(np.float32) for s in shapes)
+
+
+def test_threads_compute_the_same_result_as_one_thread() -> None:
+    q, k, v = _large(0)
+    mask = np.random.default_rng(1).random((256, 512)) < 0.5
+    mask[3] = False  # a fully masked query
+    with threads(1) as (one, one_parallel):
+        expected = ar.scaled_dot_product_attention(q, k, v, mask)
+        expected_w = ar.attention_weights(q, k, is_causal=True)
+    with (
+        threads(3) as (three, three_parallel),
+        patch.object(core, "_BLOCK_SCORES", 3 * 4 * 512 * 10),  # 10 rows a block: 26 blocks
+    ):
+        out = ar.scaled_dot_product_attention(q, k, v, mask)
+        w = ar.attention_weights(q, k, is_causal=True)
+    assert (one.limits, one_parallel.call_count) == ([], 0)
+    assert three.limits == [1, 1]  # BLAS at one thread while the blocks are shared out
+    assert [c.args[2:] for c in three_parallel.call_args_list] == [(10, 3), (10, 3)]
+    assert three.lib.num_threads == 3  # and as before afterwards
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(w, expected_w, rtol=1e-5, atol=1e-7)
+    assert out[:, 3].tolist() == [[0.0] * 3] * 4
+
+
+def test_blas_that_cannot_be_limited_is_left_alone() -> None:
+    q, k, v = _large(3)
+    with threads(2) as _:
+        expected = ar.scaled_dot_product_attention(q, k, v)
+    with threads(2, stuck=True) as (blas, in_parallel):
+        out = ar.scaled_dot_product_attention(q, k, v)
+    assert (blas.limits, in_parallel.call_count) == ([1], 0)  # tried, then one thread
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_an_error_in_a_thread_is_raised_to_the_caller() -> None:
+    big = np.full((6, 4), 3e38, dtype=np.float32)  # finite, but q·k overflows float32
+    ones = np.ones((6, 2), dtype=np.float32)
+    with threads(2) as (_, in_parallel), pytest.raises(FloatingPointError, match="overflowed"):
+        ar.scaled_dot_product_attention(big, big, ones, scale=1.0)
+    assert in_parallel.call_count == 1
+
+
+def test_the_callers_errstate_holds_in_the_threads() -> None:
+    # Scores of +900 and -900: the shifted exp(-1800) underflows to 0, which numpy
+    # ignores by default and raises under errstate(under="raise"), in every thread.
+    q = np.array([[30.0, 0.0]] * 4)
+    k = np.array([[30.0, 0.0], [-30.0, 0.0]])
+    with threads(2) as (_, in_parallel):
+        assert ar.attention_weights(q, k, scale=1.0)[:, 1].tolist() == [0.0] * 4
+        with np.errstate(under="raise"), pytest.raises(FloatingPointError, match="underflow"):
+            ar.attention_weights(q, k, scale=1.0)
+    assert in_parallel.call_count == 2
+
+
+def test_real_blas_threads_are_restored_even_by_concurrent_callers() -> None:
+    blas = core._blas_controller()
+    if blas is None:
+        pytest.skip("threadpoolctl finds no BLAS in this numpy")
+    q, k, v = _large(2)
+    with blas.limit(limits=1):
+        expected = ar.scaled_dot_product_attention(q, k, v)
+    results: list[npt.NDArray[Any]] = []
+
+    def call() -> None:
+        results.append(ar.scaled_dot_product_attention(q, k, v))
+
+    with blas.limit(limits=2):
+        with patch.object(core, "_in_parallel", wraps=core._in_parallel) as in_parallel:
+            call()  # from the thread that set the limit: shared out over 2 threads
+        assert in_parallel.call_count == 1
+        assert core._blas_threads(blas) == 2
+        callers = [threading.Thread(target=call) for _ in range(3)]
+        for caller in callers:
+            caller.start()
+        for caller in callers:
+            caller.join()
+        assert core._blas_threads(blas) == 2
+    assert len(results) == 4
+    for out in results:
+        np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
