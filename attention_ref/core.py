@@ -30,12 +30,13 @@ softmax runs in parallel as well as the matrix products.
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import math
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -293,10 +294,10 @@ def attention_weights(
     prep = _prepare(q_arr, k_arr, mask, is_causal, scale)
     weights = np.empty(prep.scores_shape, dtype=prep.result)  # (..., n_q, n_k)
 
-    def store(rows: slice, e: FloatArray, total: FloatArray) -> None:
-        np.divide(e, total, out=weights[..., rows, :])  # softmax = e / total, row by row
+    def store(at: Index, rows: slice, e: FloatArray, total: FloatArray) -> None:
+        np.divide(e, total, out=weights[at][rows])  # softmax = e / total, row by row
 
-    _for_each_block(prep, store)
+    _for_each_block(prep, prep.scores_shape[:-2], store)
     return weights[..., 0, :] if prep.single else weights
 
 
@@ -375,20 +376,22 @@ def scaled_dot_product_attention(
     batch = _validate.batch_shape("q, k and v", prep.scores_shape[:-2], v_arr.shape[:-2])
     out = np.empty((*batch, prep.n_q, v_arr.shape[-1]), dtype=prep.result)  # (..., n_q, d_v)
 
-    # For one block of queries, e / total = softmax(q k^T * scale + mask) (see _weight_block),
-    # and the block's outputs are (e / total) @ v. The division comes after the product:
-    # dividing n_q·d_v outputs is cheaper than dividing n_q·n_k weights.
-    def aggregate(rows: slice, e: FloatArray, total: FloatArray) -> None:
-        np.divide(np.matmul(e, v_c), total, out=out[..., rows, :])  # (..., rows, d_v)
+    v_c = np.broadcast_to(v_c, (*batch, *v_c.shape[-2:]))  # (..., n_k, d_v), a view
 
-    _for_each_block(prep, aggregate)
+    # For a block of queries of one head, e / total = softmax(q k^T * scale + mask) (see
+    # _weight_block), and the block's outputs are (e / total) @ v. The division comes
+    # after the product: dividing n_q·d_v outputs is cheaper than dividing n_q·n_k weights.
+    def aggregate(at: Index, rows: slice, e: FloatArray, total: FloatArray) -> None:
+        np.divide(np.matmul(e, v_c[at]), total, out=out[at][rows])  # (rows, d_v)
+
+    _for_each_block(prep, batch, aggregate)
     return out[..., 0, :] if prep.single else out
 
 
 # --- the shared machinery -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class _Prepared:
     """Checked, ready-to-compute operands of one attention call."""
 
@@ -472,59 +475,70 @@ def _needs_shift(q_scaled: FloatArray, k: FloatArray, mask: FloatArray | BoolArr
     return not bound <= safe  # also True when the bound is NaN or inf
 
 
-def _weight_block(prep: _Prepared, rows: slice) -> tuple[FloatArray, FloatArray]:
-    """``(e, total)`` for the queries ``rows``: their softmax is ``e / total``.
+def _weight_block(prep: _Prepared, at: Index, rows: slice) -> tuple[FloatArray, FloatArray]:
+    """``(e, total)`` for the queries ``rows`` of head ``at``: their softmax is ``e / total``.
 
-    ``e[..., i, j] = exp(score_ij - c_i)`` (0 where masked), where ``c_i`` is the
-    row's maximum score, or 0 when exp cannot overflow (see :func:`_needs_shift`), and
-    ``total[..., i, 0] = sum_j e[..., i, j]`` (set to 1 for a fully masked row, so
-    dividing leaves its zeros alone).
+    ``at`` indexes the leading (batch, head...) dimensions of ``prep``'s arrays.
+    ``e[i, j] = exp(score_ij - c_i)`` (0 where masked), where ``c_i`` is the row's
+    maximum score, or 0 when exp cannot overflow (see :func:`_needs_shift`), and
+    ``total[i, 0] = sum_j e[i, j]`` (set to 1 for a fully masked row, so dividing
+    leaves its zeros alone).
 
     Each query's weights need only its own row of scores, so the queries are
-    processed a few rows at a time: the block's scores stay in the CPU cache
-    through the passes of the softmax, and memory never holds more than the
+    processed a few rows of one head at a time: the block's scores stay in the CPU
+    cache through the passes of the softmax, and memory never holds more than the
     blocks in progress besides the result.
     """
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
-        e: FloatArray = np.matmul(prep.q[..., rows, :], prep.k_t)  # (..., rows, n_k)
+        e: FloatArray = np.matmul(prep.q[at][rows], prep.k_t[at])  # (rows, n_k)
     if prep.is_causal:
         np.copyto(e, -np.inf, where=~_causal_rows(rows.start, rows.stop, prep.n_k))
     elif prep.mask is not None:
-        mask = prep.mask if prep.mask.shape[-2] == 1 else prep.mask[..., rows, :]
+        mask = prep.mask[at] if prep.mask.shape[-2] == 1 else prep.mask[at][rows]
         if mask.dtype == np.bool_:
             np.copyto(e, -np.inf, where=np.logical_not(mask))
         else:
             e += mask
-    total = _exp_shifted_(e, axis=-1, shift=prep.shift)  # (..., rows, 1)
+    total = _exp_shifted_(e, axis=-1, shift=prep.shift)  # (rows, 1)
     return e, total
 
 
 # --- speed only: sharing the blocks out over threads ----------------------------------
 
-BlockStep = Callable[[slice, FloatArray, FloatArray], None]
+Index = tuple[int, ...]  # one head: an index into the leading (batch, head...) dimensions
+BlockStep = Callable[[Index, slice, FloatArray, FloatArray], None]
 
 # One parallel call at a time changes BLAS's thread count (see _for_each_block).
 _BLAS_LOCK = threading.Lock()
 
 
-def _for_each_block(prep: _Prepared, step: BlockStep) -> None:
-    """Call ``step(rows, e, total)`` once for every block of queries (see :func:`_weight_block`).
+def _for_each_block(prep: _Prepared, batch: tuple[int, ...], step: BlockStep) -> None:
+    """Call ``step(at, rows, e, total)`` for every block of queries of every head.
 
-    The result is the same, up to rounding, as one block holding every query. Small
-    problems run block after block in the calling thread. Large ones are shared out
-    over as many threads as numpy's BLAS would use: while they run, BLAS is limited to
-    one thread, so that each block (matrix products, softmax and ``step``) runs whole
-    on one core, in parallel with the others, instead of only the matrix products
-    being parallel. ``step`` must therefore only write its own rows. Each thread runs
-    in a copy of the caller's context, so ``np.errstate`` applies there too.
+    ``batch`` is the shape of the leading (batch, head...) dimensions to cover (those
+    of the scores, or more); ``at`` runs over its indices and ``e``, ``total`` are as
+    in :func:`_weight_block`. The result is the same, up to rounding, as one block
+    holding every query of every head.
+
+    Small problems run block after block in the calling thread. Large ones are shared
+    out over as many threads as numpy's BLAS would use: while they run, BLAS is
+    limited to one thread, so that each block (matrix products, softmax and ``step``)
+    runs whole on one core, in parallel with the others, instead of only the matrix
+    products being parallel. ``step`` must therefore only write its own rows. Each
+    thread runs in a copy of the caller's context, so ``np.errstate`` applies there too.
 
     BLAS's thread count belongs to the whole process: one call at a time changes it
     (``_BLAS_LOCK``), and if it cannot be changed (threadpoolctl lets only one Python
     thread set it), the blocks run one after another with BLAS as it is.
     """
-    batch_size = math.prod(prep.scores_shape[:-2])
-    scores_per_row = max(1, batch_size * prep.n_k)
-    if batch_size * prep.n_q * prep.n_k >= _PARALLEL_MIN_SCORES:
+    prep = dataclasses.replace(  # every array with the leading dimensions `batch`, as views
+        prep,
+        q=_broadcast_batch(prep.q, batch),
+        k_t=_broadcast_batch(prep.k_t, batch),
+        mask=None if prep.mask is None else _broadcast_batch(prep.mask, batch),
+    )
+    heads = math.prod(batch)
+    if heads * prep.n_q * prep.n_k >= _PARALLEL_MIN_SCORES:
         blas = _blas_controller()
         if blas is not None:
             with _BLAS_LOCK:
@@ -532,44 +546,87 @@ def _for_each_block(prep: _Prepared, step: BlockStep) -> None:
                 if threads > 1:
                     with blas.limit(limits=1):
                         if _blas_threads(blas) == 1:
-                            block = _block_rows(prep.n_q, scores_per_row, threads)
-                            _in_parallel(prep, step, block, threads)
+                            block = _block_rows(prep.n_q, prep.n_k, heads, threads)
+                            _in_parallel(prep, step, _blocks(batch, prep.n_q, block), threads)
                             return
-    block = _block_rows(prep.n_q, scores_per_row, threads=1)
-    for start in range(0, prep.n_q, block):
-        _one_block(prep, step, start, block)
+    for at, rows in _blocks(batch, prep.n_q, _block_rows(prep.n_q, prep.n_k, heads, threads=1)):
+        _one_block(prep, step, at, rows)
 
 
-def _one_block(prep: _Prepared, step: BlockStep, start: int, block: int) -> None:
-    rows = slice(start, min(start + block, prep.n_q))
-    step(rows, *_weight_block(prep, rows))
+def _broadcast_batch(a: npt.NDArray[Any], batch: tuple[int, ...]) -> npt.NDArray[Any]:
+    """``a`` of shape (..., m, n) as a read-only view of shape (*batch, m, n)."""
+    return np.broadcast_to(a, (*batch, *a.shape[-2:]))
 
 
-def _in_parallel(prep: _Prepared, step: BlockStep, block: int, threads: int) -> None:
-    """The blocks of ``block`` queries on ``threads`` threads, each block whole on one."""
-    with ThreadPoolExecutor(threads) as pool:
-        futures = [
-            pool.submit(contextvars.copy_context().run, _one_block, prep, step, start, block)
-            for start in range(0, prep.n_q, block)
-        ]
-        for future in futures:
-            future.result()  # re-raises a block's error here
+def _blocks(batch: tuple[int, ...], n_q: int, block: int) -> list[tuple[Index, slice]]:
+    """Every head's queries, ``block`` rows at a time: ``[(at, rows), ...]``.
+
+    Examples
+    --------
+    >>> [(at, rows.start, rows.stop) for at, rows in _blocks((2,), n_q=3, block=2)]
+    [((0,), 0, 2), ((0,), 2, 3), ((1,), 0, 2), ((1,), 2, 3)]
+    """
+    return [
+        (at, slice(start, min(start + block, n_q)))
+        for at in np.ndindex(*batch)
+        for start in range(0, n_q, block)
+    ]
 
 
-def _block_rows(n_q: int, scores_per_row: int, threads: int) -> int:
+def _one_block(prep: _Prepared, step: BlockStep, at: Index, rows: slice) -> None:
+    step(at, rows, *_weight_block(prep, at, rows))
+
+
+def _in_parallel(
+    prep: _Prepared, step: BlockStep, blocks: list[tuple[Index, slice]], threads: int
+) -> None:
+    """The ``blocks`` on ``threads`` threads, each block whole on one."""
+    pool = _pool(threads)
+    futures = [
+        pool.submit(contextvars.copy_context().run, _one_block, prep, step, at, rows)
+        for at, rows in blocks
+    ]
+    for future in futures:
+        future.result()  # re-raises a block's error here
+
+
+def _block_rows(n_q: int, n_k: int, heads: int, threads: int) -> int:
     """Queries per block: the threads' blocks together hold about ``_BLOCK_SCORES`` scores.
 
     Examples
     --------
-    >>> _block_rows(n_q=2048, scores_per_row=4 * 2048, threads=2)  # 4 heads, 2048 keys
-    128
-    >>> _block_rows(n_q=100, scores_per_row=100, threads=2)  # every thread gets a block
+    >>> _block_rows(n_q=2048, n_k=2048, heads=4, threads=2)  # 4 MiB of float32 a block
+    512
+    >>> _block_rows(n_q=100, n_k=100, heads=1, threads=2)  # every thread gets a block
     50
-    >>> _block_rows(n_q=0, scores_per_row=100, threads=1)  # no queries: range(0, 0, 1) is empty
+    >>> _block_rows(n_q=0, n_k=100, heads=1, threads=1)  # no queries: range(0, 0, 1) is empty
     1
     """
-    block = max(1, _BLOCK_SCORES // threads // scores_per_row)
-    return max(1, min(block, -(-n_q // threads)))  # a block for every thread, if it can
+    block = max(1, _BLOCK_SCORES // threads // max(1, n_k))
+    blocks_per_head = -(-threads // max(1, heads))  # enough blocks to go round the threads
+    return max(1, min(block, -(-n_q // blocks_per_head)))
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """A pool of ``threads`` threads, kept for the next call (called with _BLAS_LOCK held).
+
+    Kept because a thread's first matrix product is slow (BLAS sets up per-thread buffers).
+    """
+    if threads not in _POOLS:
+        _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="attention_ref")
+    return _POOLS[threads]
+
+
+def _forget_pools() -> None:
+    """In a forked child the pools' threads are gone: start new ones when needed."""
+    _POOLS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools)
 
 
 @functools.cache

@@ -614,13 +614,16 @@ def test_threads_compute_the_same_result_as_one_thread() -> None:
         expected_w = ar.attention_weights(q, k, is_causal=True)
     with (
         threads(3) as (three, three_parallel),
-        patch.object(core, "_BLOCK_SCORES", 3 * 4 * 512 * 10),  # 10 rows a block: 26 blocks
+        patch.object(core, "_BLOCK_SCORES", 3 * 512 * 10),  # 10 rows a block: 4 x 26 blocks
     ):
         out = ar.scaled_dot_product_attention(q, k, v, mask)
         w = ar.attention_weights(q, k, is_causal=True)
     assert (one.limits, one_parallel.call_count) == ([], 0)
     assert three.limits == [1, 1]  # BLAS at one thread while the blocks are shared out
-    assert [c.args[2:] for c in three_parallel.call_args_list] == [(10, 3), (10, 3)]
+    for call in three_parallel.call_args_list:
+        blocks, n_threads = call.args[2:]
+        assert (len(blocks), n_threads) == (4 * 26, 3)
+        assert {rows.stop - rows.start for _, rows in blocks} == {10, 6}
     assert three.lib.num_threads == 3  # and as before afterwards
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(w, expected_w, rtol=1e-5, atol=1e-7)
