@@ -7,6 +7,18 @@ lesson's worked example can be shown as a call:
 2. normalise: :func:`softmax` along each query's row (:func:`attention_weights`);
 3. aggregate: weights ``@ v`` (:func:`scaled_dot_product_attention`).
 
+The whole formula, ``softmax(q k^T / sqrt(d_k)) v``, in plain numpy for one head
+without a mask; the functions below compute the same for any shapes, masks and dtypes:
+
+>>> import numpy as np
+>>> from attention_ref import scaled_dot_product_attention
+>>> q, k, v = np.random.default_rng(0).standard_normal((3, 5, 4))  # 5 rows of width 4 each
+>>> s = q @ k.T / np.sqrt(q.shape[-1])  # (n_q, n_k): scaled scores
+>>> w = np.exp(s - s.max(axis=-1, keepdims=True))
+>>> w = w / w.sum(axis=-1, keepdims=True)  # (n_q, n_k): softmax along each query's row
+>>> bool(np.allclose(w @ v, scaled_dot_product_attention(q, k, v)))  # (n_q, d_v)
+True
+
 Conventions (the same as ``torch.nn.functional.scaled_dot_product_attention``):
 
 * shapes are ``q (..., n_q, d_k)``, ``k (..., n_k, d_k)``, ``v (..., n_k, d_v)``;
@@ -22,9 +34,11 @@ scores; the softmax works in place on a block of queries at a time, small enough
 stay in the CPU cache; the row maximum is subtracted only when exp could overflow;
 and the division by each row's sum is applied to the n_q·d_v outputs instead of the
 n_q·n_k weights. Extra memory is one block of scores, not the whole weights matrix.
-Large problems are shared out, block by block, over as many threads as numpy's BLAS
-would use, each block computed whole on one core (see :func:`_for_each_block`), so the
-softmax runs in parallel as well as the matrix products.
+Large problems are shared out, a block of queries of one head at a time, over as many
+threads as numpy's BLAS would use, each block computed whole on one core, so the
+softmax runs in parallel as well as the matrix products. All of that speed-only
+machinery sits at the end of this module, after ``_weight_block`` (the softmax of one
+block); the public functions only say what to do with each block.
 """
 
 from __future__ import annotations
@@ -54,8 +68,9 @@ BoolArray = npt.NDArray[np.bool_]
 # the overhead of many small products).
 _BLOCK_SCORES = 1 << 21
 
-# Below this many scores (batch x n_q x n_k) one thread does all the work: starting
-# threads costs about a millisecond, more than it saves on small problems.
+# Below this many scores (batch x n_q x n_k) the calling thread does all the work:
+# handing blocks to other threads costs more than it saves on small problems
+# (measured with 4 heads: no gain at n = 256, a small one at n = 512).
 _PARALLEL_MIN_SCORES = 1 << 19
 
 
@@ -613,7 +628,8 @@ _POOLS: dict[int, ThreadPoolExecutor] = {}
 def _pool(threads: int) -> ThreadPoolExecutor:
     """A pool of ``threads`` threads, kept for the next call (called with _BLAS_LOCK held).
 
-    Kept because a thread's first matrix product is slow (BLAS sets up per-thread buffers).
+    Starting new threads for every call cost about 1 ms more a call (measured at
+    n = 512 with 4 heads: 2.6 against 3.9 ms, best of 40).
     """
     if threads not in _POOLS:
         _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="attention_ref")

@@ -2,7 +2,8 @@
 
 For batch 1 x 4 heads x n x d_k=64, n in 128, 512, 2048, float32 and float64:
 
-- ``attention_ref``: the reference module, as a reader would call it;
+- ``attention_ref``: the reference module, as a reader would call it (it shares its
+  blocks of queries out over as many threads as numpy's BLAS has, see ``attention_ref.core``);
 - ``floor``: the two matrix products alone with numpy (``q @ k^T`` then ``w @ v`` into
   preallocated arrays): any exact attention must at least do these;
 - ``oracle``: the plain-loop implementation the tests check against (small n only);
@@ -215,8 +216,9 @@ def run(
 ) -> dict[str, Any]:
     """Measure in clean subprocesses (numpy first, then torch, never in one interpreter).
 
-    ``threads`` caps numpy's BLAS threads (``OPENBLAS_NUM_THREADS``); torch then gets the
-    same number. By default BLAS uses what it would use anyway (one per core).
+    ``threads`` caps numpy's BLAS threads (``OPENBLAS_NUM_THREADS``), and so the threads
+    attention_ref uses; torch then gets the same number. By default BLAS uses what it
+    would use anyway (one per core).
     """
     env = dict(os.environ)
     parent_env = {name: env.pop(name, None) for name in BLAS_ENV}
