@@ -650,7 +650,7 @@ def _blas_controller() -> Any:
     """threadpoolctl's handle on numpy's BLAS, or None without threadpoolctl or a BLAS."""
     try:
         from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
-    except ImportError:  # e.g. in a browser build of numpy: one thread then
+    except ImportError:  # the wheel depends on numpy alone: one thread then
         return None
     blas = ThreadpoolController().select(user_api="blas")
     return blas if blas.lib_controllers else None
