@@ -5,9 +5,9 @@
 // screen (Material's script forces several full style passes at start, each over every
 // element of the page). In Chromium a skipped block is also missing from the
 // accessibility tree, so once the page has loaded this script lets every skipped block
-// render for good, in small batches, one batch per animation frame. Each batch is sized
-// from what the previous one cost on this device, so that every frame's style and layout
-// stay short and the page stays responsive. When all are done the root element gets
+// render for good, in small batches, one batch each time the browser is idle. Each batch
+// is sized from what the previous one cost on this device, so that every batch's style
+// and layout stay short and the page stays responsive. When all are done the root element gets
 // `data-settled` (tests wait for it).
 //
 // Material swaps pages in without a reload (instant navigation) and emits on document$
@@ -85,13 +85,21 @@ function settle() {
     const end = batchEnd(sizes, next, budget);
     const t0 = performance.now();
     for (let i = next; i < end; i++) blocks[i].setAttribute("data-settled", "");
-    void document.body.offsetHeight; // this frame's style and layout, done now and timed
+    void document.body.offsetHeight; // the batch's style and layout, done now and timed
     const done = sizes.slice(next, end).reduce((a, b) => a + b, 0);
     budget = nextBudget(done, performance.now() - t0);
     next = end;
-    requestAnimationFrame(step);
+    later(step);
   };
-  requestAnimationFrame(step);
+  later(step);
+}
+
+// A batch runs when the browser is idle (after the frames it has to draw and the work it
+// has queued, such as Material's own start-up), so it never lengthens another task; it
+// waits at most half a second. Browsers without requestIdleCallback wait a frame.
+function later(fn) {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(() => fn(), { timeout: 500 });
+  else setTimeout(fn, 16);
 }
 
 function start() {
