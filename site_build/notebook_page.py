@@ -12,10 +12,17 @@ loader that fetches mermaid from a CDN when the page has a mermaid diagram.
 - the MathJax configuration is dropped;
 - the mermaid loader and its styles are dropped when the page has no mermaid diagram
   (with one, the page is left as it is, and the CDN request would show in the tests).
+
+:func:`extract_images` moves the notebook's output images (inlined as base64 data) into
+files of their own, loaded lazily, with their size in the tag so that nothing moves
+when they arrive: the page the reader waits for gets smaller by their weight.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html as html_lib
 import re
 
 from site_build.css_prune import prune
@@ -78,3 +85,85 @@ def slim(html: str) -> str:
         return m.group(0)
 
     return _STYLE.sub(style, _SCRIPT.sub(script, html))
+
+
+_DATA_IMG = re.compile(
+    r'<img\b([^>]*?)\ssrc="data:image/(png|svg\+xml);base64,([A-Za-z0-9+/=\s]+)"([^>]*)>'
+)
+_SVG_TAG = re.compile(rb"<svg\b[^>]*>")
+_SVG_LENGTH = re.compile(rb'\s(width|height)="\s*([\d.]+)\s*(px|pt|in|cm|mm)?\s*"')
+_SVG_VIEWBOX = re.compile(rb'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"')
+_PX_PER = {b"px": 1.0, b"pt": 4 / 3, b"in": 96.0, b"cm": 96 / 2.54, b"mm": 96 / 25.4}
+
+
+def image_size(data: bytes, kind: str) -> tuple[float, float] | None:
+    """Width and height of a PNG (from its header) or an SVG, in CSS px.
+
+    An SVG's size is its root element's width and height (matplotlib writes them in pt),
+    else its viewBox.
+
+    Examples
+    --------
+    >>> image_size(b'<svg width="330pt" height="189.75pt" viewBox="0 0 330 189.75">', "svg+xml")
+    (440.0, 253.0)
+    >>> image_size(b'<svg viewBox="0 0 460.8 345.6" xmlns="...">', "svg+xml")
+    (460.8, 345.6)
+    >>> png = bytes.fromhex("89504e470d0a1a0a0000000d49484452") + (640).to_bytes(4, "big")
+    >>> image_size(png + (480).to_bytes(4, "big"), "png")
+    (640.0, 480.0)
+    >>> image_size(b"not an image", "png") is None
+    True
+    """
+    if kind == "png":
+        if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+            return None
+        return float(int.from_bytes(data[16:20], "big")), float(int.from_bytes(data[20:24], "big"))
+    tag = _SVG_TAG.search(data[:4096])
+    if not tag:
+        return None
+    lengths = {
+        name: float(value) * _PX_PER[unit or b"px"]
+        for name, value, unit in _SVG_LENGTH.findall(tag.group(0))
+    }
+    if b"width" in lengths and b"height" in lengths:
+        return round(lengths[b"width"], 3), round(lengths[b"height"], 3)
+    box = _SVG_VIEWBOX.search(tag.group(0))
+    return (float(box.group(1)), float(box.group(2))) if box else None
+
+
+def extract_images(html: str) -> tuple[str, dict[str, bytes]]:
+    """Move base64 images into files: the page with file names, and the files' contents.
+
+    Each image is named by a hash of its bytes (the same image, the same name, build
+    after build), gets ``loading="lazy"`` and ``decoding="async"``, and its width and
+    height when they can be read, so the browser keeps its place before it loads.
+
+    Examples
+    --------
+    >>> svg = b'<svg viewBox="0 0 40 30"></svg>'
+    >>> data = base64.b64encode(svg).decode()
+    >>> out, files = extract_images(f'<img alt="a plot" src="data:image/svg+xml;base64,{data}">')
+    >>> name = "img-" + hashlib.sha256(svg).hexdigest()[:16] + ".svg"
+    >>> out == f'<img alt="a plot" src="{name}" width="40" height="30" loading="lazy" ' \\
+    ...        'decoding="async">'
+    True
+    >>> files == {name: svg}
+    True
+    """
+    files: dict[str, bytes] = {}
+
+    def move(m: re.Match[str]) -> str:
+        before, kind, payload, after = m.groups()
+        data = base64.b64decode("".join(payload.split()))
+        ext = "png" if kind == "png" else "svg"
+        name = f"img-{hashlib.sha256(data).hexdigest()[:16]}.{ext}"
+        files[name] = data
+        attrs = f'{before} src="{html_lib.escape(name)}"'
+        size = image_size(data, kind)
+        if size and "width=" not in before + after:  # exact, so the image is not rescaled
+            attrs += f' width="{size[0]:g}" height="{size[1]:g}"'
+        if "loading=" not in before + after:
+            attrs += ' loading="lazy" decoding="async"'
+        return f"<img{attrs}{after}>"
+
+    return _DATA_IMG.sub(move, html), files

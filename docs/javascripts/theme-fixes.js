@@ -59,7 +59,16 @@
     });
   }
 
-  new MutationObserver(schedule).observe(document.body, {
+  // Only changes that can bring a new code block or table box call for a pass: a block
+  // of the page that renders (settle.js) is worth one only if it holds a table box.
+  const BOX = ".md-typeset__scrollwrap";
+  const relevant = (m) =>
+    m.type === "childList"
+      ? m.addedNodes.length > 0
+      : m.target instanceof Element && (m.target.matches(BOX) || m.target.querySelector(BOX));
+  new MutationObserver((mutations) => {
+    if (mutations.some(relevant)) schedule();
+  }).observe(document.body, {
     childList: true,
     subtree: true,
     attributes: true,
