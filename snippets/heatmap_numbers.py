@@ -16,12 +16,13 @@ tired, wide = (  # (layers, heads, n, n) each, rows adding up to 1
     np.array(s["attention"]) / record["scale"] for s in record["sentences"]
 )
 tokens = record["sentences"][0]["tokens"]
-it, animal, street, cls = map(tokens.index, ["it", "animal", "street", "[CLS]"])
+words = ["animal", "street", "[CLS]"]  # the keys to show
+it, animal = tokens.index("it"), tokens.index("animal")  # from 0
 
 # The head the grid opens on: where "it" gives "animal" the most weight.
 best = np.unravel_index(tired[:, :, it, animal].argmax(), tired.shape[:2])
 for word, w in (("tired", tired), ("wide", wide)):
     row = w[best][it]  # the row of "it": one weight per key
-    print(f"{word:<5}  animal {row[animal]:.3f}  street {row[street]:.3f}"
-          f"  [CLS] {row[cls]:.3f}")
+    shares = [f"{t} {row[tokens.index(t)]:.3f}" for t in words]
+    print(f"{word:<5} ", "  ".join(shares))
 # --8<-- [end:tired_wide]

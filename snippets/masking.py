@@ -7,7 +7,12 @@ Positions count from 0, as Python's lists do. Run the file on its own with
 # --8<-- [start:hide_a_key]
 import numpy as np
 
-from attention_ref import attention_weights, causal_mask, scaled_scores, softmax
+from attention_ref import (
+    attention_weights,
+    causal_mask,
+    scaled_scores,
+    softmax,
+)
 
 q = np.array([1, 0, 1, 0])  # (d_k,)
 K = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]])  # (n_k, d_k)
