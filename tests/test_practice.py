@@ -58,7 +58,7 @@ def rel(path: Path) -> str:
 # --- the exercises ------------------------------------------------------------------------
 
 
-def test_the_six_steps_exist() -> None:
+def test_the_seven_steps_exist() -> None:
     names = [s.name for s in STEPS]
     assert names == [
         "01_dot",
@@ -67,6 +67,7 @@ def test_the_six_steps_exist() -> None:
         "04_weighted_sum",
         "05_attend",
         "06_causal",
+        "07_many_queries",
     ]
     for step in STEPS:
         mistakes = list((step / "mistakes").glob("*.py"))
@@ -183,6 +184,9 @@ REFERENCE = {
     "04_weighted_sum": _weighted_sum_ref,
     "05_attend": lambda q, keys, values: scaled_dot_product_attention(q, keys, values),
     "06_causal": lambda qs, ks, vs: scaled_dot_product_attention(qs, ks, vs, is_causal=True),
+    "07_many_queries": lambda qs, ks, vs, mask: scaled_dot_product_attention(
+        qs, ks, vs, mask=None if mask is None else np.array(mask, dtype=bool)
+    ),
 }
 
 
@@ -374,13 +378,12 @@ def test_an_answer_that_changes_its_input_fails_in_every_step() -> None:
         module = checks_of(step)
         source = (step / "solution.py").read_text(encoding="utf-8")
         # Clear the first argument after computing the answer from a copy of it.
-        fn = f"{module.FUNCTION}({', '.join(module.PARAMS)})"
         source += (
             f"\n_right = {module.FUNCTION}\n\n"
-            f"def {fn}:\n"
-            f"    answer = _right(*__import__('copy').deepcopy(({', '.join(module.PARAMS)},)))\n"
-            f"    {module.PARAMS[0]}.clear()\n"
-            f"    return answer\n"
+            f"def {module.FUNCTION}(*args):\n"
+            "    answer = _right(*__import__('copy').deepcopy(args))\n"
+            "    args[0].clear()\n"
+            "    return answer\n"
         )
         results = h.run(module, source)
         failed = [r for r in results if not r.passed]

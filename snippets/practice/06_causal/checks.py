@@ -1,4 +1,4 @@
-"""Hidden checks for step 6 (bonus): several queries with a causal mask.
+"""Hidden checks for step 6: several queries with a causal mask.
 
 Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
 with status 0 only when all of them pass. Expected values are worked out by hand
@@ -19,7 +19,7 @@ except ImportError:  # run from the repository: the harness sits one folder up
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import _harness as h
 
-TITLE = "Step 6 (bonus), causal attention"
+TITLE = "Step 6, causal attention"
 FUNCTION = "causal_attention"
 PARAMS = ("queries", "keys", "values")
 FALLBACK_HINT = "causal-wrong"
