@@ -17,7 +17,7 @@ from attention_ref import (
 q = np.array([1, 0, 1, 0])  # (d_k,)
 K = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]])  # (n_k, d_k)
 
-keep = [True, False, True]  # (n_k,): key 1 is hidden from q
+keep = [True, False, True]  # (n_k,): k_2, at position 1, is hidden
 print(attention_weights(q, K, mask=keep).round(3).tolist())
 # --8<-- [end:hide_a_key]
 
