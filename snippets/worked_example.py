@@ -65,12 +65,13 @@ print(round(sum(shown), 3))
 # --8<-- [start:contributions]
 # (n_k, d_v): row j is alpha_j * v_j
 contributions = weights[:, np.newaxis] * V
-print(contributions.round(2).tolist())
+print(contributions.round(3).tolist())
 # --8<-- [end:contributions]
 
 # --8<-- [start:aggregate]
 output = contributions.sum(axis=0)  # (d_v,): add up the rows
-print(output.round(2).tolist())
+print(output.round(3).tolist())
+print(output.round(2).tolist())  # to two decimals, as from here on
 # --8<-- [end:aggregate]
 
 # --8<-- [start:one_call]

@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attention_ref import scaled_dot_product_attention, scaled_scores, scores, softmax
+from attention_ref import (
+    attention_weights,
+    scaled_dot_product_attention,
+    scaled_scores,
+    scores,
+    softmax,
+)
 from site_build import editor_bundle, practice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +58,7 @@ def rel(path: Path) -> str:
 # --- the exercises ------------------------------------------------------------------------
 
 
-def test_the_six_steps_exist() -> None:
+def test_the_seven_steps_exist() -> None:
     names = [s.name for s in STEPS]
     assert names == [
         "01_dot",
@@ -61,6 +67,7 @@ def test_the_six_steps_exist() -> None:
         "04_weighted_sum",
         "05_attend",
         "06_causal",
+        "07_many_queries",
     ]
     for step in STEPS:
         mistakes = list((step / "mistakes").glob("*.py"))
@@ -92,8 +99,8 @@ def test_each_mistake_fails_with_its_own_hint(mistake: Path) -> None:
     declared = EXPECTED_HINT.findall(source)
     assert len(declared) == 1, f"{rel(mistake)} must declare one EXPECTED_HINT line"
     hint = declared[0]
-    assert hint in h.HINTS, f"{rel(mistake)}: unknown hint id {hint!r}"
     step = checks_of(mistake.parent.parent)
+    assert hint in h.hints_of(step), f"{rel(mistake)}: unknown hint id {hint!r}"
     results = h.run(step, source)
     failed = [r for r in results if not r.passed]
     assert failed, f"{rel(mistake)} passes every check: the checks miss this mistake"
@@ -102,8 +109,10 @@ def test_each_mistake_fails_with_its_own_hint(mistake: Path) -> None:
     )
     # The reader sees the hint's words, the call and (for wrong values) both answers.
     report = h.report(step, results)
-    assert h.HINTS[hint] in report
+    assert h.hints_of(step)[hint] in report
     first = next(r for r in failed if r.hint == hint)
+    assert first.hint_text == h.hints_of(step)[hint]
+    assert first.as_dict()["hint_text"] == first.hint_text  # what the browser shows
     assert first.call.startswith(step.FUNCTION + "(")
     if not first.error:
         assert first.actual and first.expected and first.tolerance
@@ -114,6 +123,7 @@ def test_every_hint_a_mistake_can_earn_is_exercised() -> None:
     declared = {EXPECTED_HINT.findall(m.read_text(encoding="utf-8"))[0] for m in MISTAKES}
     modelled = {m.hint for step in STEPS for m in checks_of(step).MISTAKES}
     # sqrt-n-keys in step 5 is covered by step 2's file; everything else has its own.
+    # (The check below compares hint ids across steps, whichever step's text they carry.)
     assert modelled - declared <= {"sqrt-n-keys"} | declared
     assert {
         "no-sqrt",
@@ -122,7 +132,24 @@ def test_every_hint_a_mistake_can_earn_is_exercised() -> None:
         "raw-normalised",
         "argmax",
         "keys-values",
+        "power-precedence",
+        "sqrt-d-v",
+        "dot-off-by-one",
+        "mask-sees-next",
+        "mask-after-softmax",
+        "queries-as-keys",
+        "mutated-input",
     } <= declared
+
+
+def test_step_4_uses_the_weights_the_page_prints() -> None:
+    """The worked case of step 4 weighs with the lesson's own rounded weights."""
+    q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+    printed = attention_weights(q, k).round(3).tolist()
+    worked = [c for c in checks_of(PRACTICE / "04_weighted_sum").cases() if "worked" in c.name]
+    assert [c.args[0] for c in worked] == [printed]
+    for step in STEPS:  # another write-up's rounding of the third weight appears nowhere
+        assert "0.308" not in (step / "checks.py").read_text(encoding="utf-8"), step.name
 
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
@@ -157,6 +184,9 @@ REFERENCE = {
     "04_weighted_sum": _weighted_sum_ref,
     "05_attend": lambda q, keys, values: scaled_dot_product_attention(q, keys, values),
     "06_causal": lambda qs, ks, vs: scaled_dot_product_attention(qs, ks, vs, is_causal=True),
+    "07_many_queries": lambda qs, ks, vs, mask: scaled_dot_product_attention(
+        qs, ks, vs, mask=None if mask is None else np.array(mask, dtype=bool)
+    ),
 }
 
 
@@ -205,7 +235,7 @@ def test_command_line_from_the_repository() -> None:
     bad = _cli(step / "checks.py", step / "mistakes" / "no_max.py", ROOT)
     assert bad.returncode == 1
     assert "FAIL  large scores must not overflow" in bad.stdout
-    assert "OverflowError" in bad.stdout and h.HINTS["no-max"] in bad.stdout
+    assert "OverflowError" in bad.stdout and checks_of(step).HINTS["no-max"] in bad.stdout
 
 
 def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:
@@ -219,7 +249,7 @@ def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:
     assert starter.returncode == 1 and "NotImplementedError" in starter.stdout
     solved = _cli(tmp_path / "01_dot_checks.py", tmp_path / "answer.py", tmp_path)
     assert solved.returncode == 0, solved.stdout + solved.stderr
-    assert "10 of 10 checks passed" in solved.stdout
+    assert "11 of 11 checks passed" in solved.stdout
 
 
 def test_command_line_usage_errors(tmp_path: Path) -> None:
@@ -299,10 +329,66 @@ def test_harness_doctests() -> None:
     assert tried >= 6 and failures == 0
 
 
-def test_every_hint_is_a_sentence() -> None:
-    for key, text in h.HINTS.items():
+@pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
+def test_every_hint_is_a_sentence(step: Path) -> None:
+    for key, text in h.hints_of(checks_of(step)).items():
         assert re.fullmatch(r"[a-z0-9-]+", key), key
         assert len(text) > 30 and text.rstrip().endswith((".", ")", "?")), key
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
+def test_each_step_owns_the_hints_of_its_mistakes(step: Path) -> None:
+    """A step's own hints live in its checks.py; the harness keeps only the common ones."""
+    module = checks_of(step)
+    own = set(module.HINTS)
+    assert not own & set(h.COMMON_HINTS), "a step must not redefine a common hint"
+    named = {m.hint for m in module.MISTAKES} | {module.FALLBACK_HINT}
+    assert named <= own, f"hints named but not defined by the step: {named - own}"
+    declared = {
+        EXPECTED_HINT.findall(m.read_text(encoding="utf-8"))[0]
+        for m in (step / "mistakes").glob("*.py")
+    }
+    assert declared <= own | set(h.COMMON_HINTS)
+    # The harness is generic: no step's hint text is written in it.
+    harness = (PRACTICE / "_harness.py").read_text(encoding="utf-8")
+    assert not any(f'"{key}":' in harness for key in own)
+
+
+def test_the_relation_check_compares_two_calls() -> None:
+    """Runner.relation: call twice, change the input, compare (a wrong relation fails)."""
+    step = checks_of(PRACTICE / "02_scores")
+    source = "def scaled_scores(q, keys):\n    return sorted(k[0] for k in keys)\n"
+    runner = h.Runner(step, h.load(source)[0]["scaled_scores"], source)
+    args, changed = ([1.0], [[2.0], [1.0]]), ([1.0], [[1.0], [2.0]])
+    same = runner.relation("same", args, changed, expected="e", hint="scores-wrong")
+    assert same.passed  # sorted() ignores the order of the keys
+    flipped = runner.relation(
+        "reversed", args, changed, expected="e", hint="scores-wrong", predict=lambda a: a[::-1]
+    )
+    assert not flipped.passed and flipped.hint == "scores-wrong"
+    assert flipped.expected == "e: [2, 1]" and flipped.actual == "[1, 2]"
+    head = runner.relation(
+        "first", args, changed, expected="e", hint="x", part=lambda a: a[:1], predict=lambda a: a
+    )
+    assert head.passed
+
+
+def test_an_answer_that_changes_its_input_fails_in_every_step() -> None:
+    for step in STEPS:
+        module = checks_of(step)
+        source = (step / "solution.py").read_text(encoding="utf-8")
+        # Clear the first argument after computing the answer from a copy of it.
+        source += (
+            f"\n_right = {module.FUNCTION}\n\n"
+            f"def {module.FUNCTION}(*args):\n"
+            "    answer = _right(*__import__('copy').deepcopy(args))\n"
+            "    args[0].clear()\n"
+            "    return answer\n"
+        )
+        results = h.run(module, source)
+        failed = [r for r in results if not r.passed]
+        assert [r.hint for r in failed] == ["mutated-input"], step.name
+        assert "became []" in failed[0].detail
 
 
 # --- the generated site files ---------------------------------------------------------------

@@ -6,7 +6,8 @@ code, calls their function on each case, compares the answer with the expected
 value, and explains a failure: the call, what came back, what was expected, the
 tolerance, and a hint aimed at the mistake that most likely produced that answer.
 
-How a hint is chosen, in order:
+How a hint is chosen, in order (a hint id names a text in the step's own ``HINTS``
+or, for what every step shares, in :data:`COMMON_HINTS`):
 
 1. the code does not compile or crashes while loading: the line of the error;
 2. the call raised: the step's ``explain_exception`` (e.g. ``OverflowError`` from
@@ -14,6 +15,10 @@ How a hint is chosen, in order:
 3. the answer is wrong: each of the step's ``MISTAKES`` (a known wrong formula) is
    computed on the same arguments; if the reader's answer equals one of them, its
    hint is given; otherwise the step's ``FALLBACK_HINT``.
+
+After the cases come the step's ``properties`` (most are :meth:`Runner.relation`
+checks: call twice, change the input, compare) and one check every step shares: the
+reader's function must leave the lists it is given unchanged.
 
 Examples
 --------
@@ -45,8 +50,10 @@ from typing import Any
 #: The file name the reader's code is compiled under (error lines refer to it).
 ANSWER_FILE = "answer.py"
 
-#: Every hint a check can give, by id. Mistake files name the id they must trigger.
-HINTS: dict[str, str] = {
+#: The hints the harness itself gives, by id: the code does not load or crashes, or it
+#: breaks a rule every step shares. Each step's ``checks.py`` holds the hints about its
+#: own mistakes in its own ``HINTS``, and mistake files name the id they must trigger.
+COMMON_HINTS: dict[str, str] = {
     "syntax": "Python could not read your code. Look at the line shown (and the one above it): "
     "a missing colon, bracket or quote, or an indentation that does not line up.",
     "load-error": "Your file crashed before any check could run. Code at the top level runs as "
@@ -58,64 +65,17 @@ HINTS: dict[str, str] = {
     "exception": "Your code raised an error on this input. The line shown is where it happened.",
     "timeout": "Your code was still running after several seconds: look for a loop that never "
     "ends (a while loop whose condition never becomes false).",
-    "dot-no-sum": "A dot product is ONE number: multiply matching entries and add the products "
-    "up (a[0]*b[0] + a[1]*b[1] + ...), do not return the list of products.",
-    "dot-sums": "Multiply matching entries pair by pair and then add: a[0]*b[0] + a[1]*b[1] + "
-    "... That is not the same as combining sum(a) and sum(b).",
-    "return-in-loop": "Your function returns after the first pair: the `return` line is "
-    "indented inside the loop. Move it out (dedent it) so that every pair is added first.",
-    "dot-wrong": "Walk through both lists together (zip(a, b)), multiply each pair of entries "
-    "and add all the products.",
-    "no-sqrt": "You forgot the scale: divide every dot product by √d_k, the square root of "
-    "the width of the query (math.sqrt(len(q))).",
-    "divided-by-dk": "You divided by d_k itself. The scale is the square root of d_k: "
-    "score / math.sqrt(len(q)).",
-    "sqrt-n-keys": "d_k is the width of the query and key vectors, len(q), not the number of "
-    "keys len(keys).",
-    "scores-wrong": "Each score is dot(q, k) / math.sqrt(len(q)), one per key, in the order of "
-    "the keys.",
-    "no-max": "Subtract the largest score from every score before math.exp. Without it, "
-    "exp(1000) overflows (OverflowError) and exp(-1000) rounds to 0 (then 0/0). The shift "
-    "does not change the softmax: it cancels between top and bottom.",
-    "raw-normalised": "You normalised the raw scores (s / sum of s). Softmax normalises the "
-    "exponentials: exponentiate first, then divide each exp by the sum of the exps.",
-    "not-normalised": "Divide each exponential by the sum of all of them, so that the weights "
-    "add up to 1.",
-    "argmax": "You picked the largest instead of blending: every item gets some weight, and "
-    "the answer mixes all of them in proportion (the largest just gets the biggest share).",
-    "softmax-wrong": "softmax(s)[i] = exp(s[i] - m) / sum(exp(s[j] - m) for every j), with m the "
-    "largest score.",
-    "sum-to-one": "The weights must be non-negative and add up to 1: divide each "
-    "exponential by the sum of the exponentials.",
-    "shift": "Adding the same number to every score must not change the softmax. "
-    "Subtracting the maximum is exactly such a shift, which is why it is allowed.",
-    "unweighted": "Each value vector must be multiplied by its weight before adding: "
-    "output[i] = sum of weights[j] * values[j][i] over j. You used the values without "
-    "their weights.",
-    "wrong-axis": "The output is ONE vector as wide as a value (len(values[0])): coordinate i "
-    "adds weights[j] * values[j][i] over every item j. Do not sum inside each value.",
-    "weighted-wrong": "output[i] = sum(weights[j] * values[j][i] for j in range(len(values))), "
-    "for every coordinate i of a value.",
-    "keys-values": "Mixed up keys and values: the query is compared with the KEYS to get the "
-    "weights, and the weights blend the VALUES. The output is as wide as a value "
-    "(len(values[0])), not as a key.",
+    "mutated-input": "Your function changed the lists it was given (the call shows them as "
+    "they were before, `why` says what changed). Build new lists for your results instead: "
+    "the caller, the next step for one, uses the same lists again afterwards.",
     "permutation": "Attention does not care about the order of the items: shuffling the keys "
     "and values together (each value stays with its key) must give the same output.",
-    "convex": "The output is a weighted average of the values, so each coordinate lies "
-    "between the smallest and the largest value in that coordinate.",
-    "attend-wrong": "Chain the steps: scores = q·k / √d_k for each key, weights = softmax of "
-    "the scores, output = weighted sum of the values.",
-    "no-mask": "Query i must not see the keys after position i: only keys 0..i take part in "
-    "its softmax (the causal mask).",
-    "mask-inverted": "Your mask is the wrong way round: query i attends to keys 0..i (the past "
-    "and itself), not to keys i..n-1 (the future).",
-    "mask-off-by-one": "Query i also sees itself: keys 0..i INCLUSIVE, i.e. range(i + 1). "
-    "With range(i), query 0 has no key at all.",
-    "causal": "A later key or value must not change an earlier output: output i may depend "
-    "on keys and values 0..i only.",
-    "causal-wrong": "For each query i, run the one-query attention of step 5 on keys[: i + 1] "
-    "and values[: i + 1].",
 }
+
+
+def hints_of(step: ModuleType) -> dict[str, str]:
+    """Every hint a step can give: the harness's own, then the step's ``HINTS``."""
+    return {**COMMON_HINTS, **getattr(step, "HINTS", {})}
 
 
 @dataclass(frozen=True)
@@ -151,10 +111,7 @@ class Result:
     code: str = ""
     hint: str = ""
     detail: str = ""
-
-    @property
-    def hint_text(self) -> str:
-        return HINTS.get(self.hint, self.hint)
+    hint_text: str = ""  # the words of ``hint``, filled in by :func:`run`
 
     def text(self) -> str:
         """The report a reader sees for this check, one fact per line."""
@@ -174,9 +131,7 @@ class Result:
         return "\n".join([head] + [f"      {k + ':':<10} {v}" for k, v in rows if v])
 
     def as_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["hint_text"] = self.hint_text
-        return d
+        return asdict(self)
 
 
 # --- seeded random inputs ----------------------------------------------------------------
@@ -222,7 +177,7 @@ def show(x: Any) -> str:
 
 def show_call(function: str, params: Iterable[str], args: tuple[Any, ...]) -> str:
     """The call as the reader would type it, with parameter names."""
-    parts = [f"{p}={show(a)}" for p, a in zip(params, args, strict=True)]
+    parts = [f"{p}={show(a)}" for p, a in zip(params, args, strict=False)]  # optional last
     return f"{function}({', '.join(parts)})"
 
 
@@ -445,28 +400,100 @@ class Runner:
         result.hint = candidates[0] if candidates else str(self.step.FALLBACK_HINT)
         return result, candidates
 
-    def unchanged_by(
-        self, name: str, args: tuple[Any, ...], changed: tuple[Any, ...], tol: float = 1e-9
+    def relation(
+        self,
+        name: str,
+        args: tuple[Any, ...],
+        changed: tuple[Any, ...],
+        *,
+        expected: str,
+        hint: str,
+        predict: Callable[[Any], Any] = lambda answer: answer,
+        part: Callable[[Any], Any] = lambda answer: answer,
+        tol: float = 1e-9,
     ) -> Result:
-        """A property check: the answer for ``changed`` equals the answer for ``args``.
+        """A property check: call twice, change the input, compare the two answers.
 
-        Used for "shuffling keys (or weights) and values together changes nothing".
+        The function is called on ``args``, then on ``changed``. ``part`` picks what
+        is compared from each answer (all of it by default); the part of the second
+        answer must equal ``predict`` applied to the part of the first (the same, by
+        default). ``expected`` describes that target for the reader.
+
+        Examples
+        --------
+        >>> step = ModuleType("step")
+        >>> step.FUNCTION, step.PARAMS = "first", ("xs",)
+        >>> run = Runner(step, lambda xs: xs[0], "")
+        >>> run.relation("reversing", ([1, 2],), ([2, 1],), expected="the same",
+        ...              hint="x").passed
+        False
+        >>> run.relation("reversing", ([1, 2],), ([2, 1],), expected="the last item",
+        ...              hint="x", predict=lambda first: 2).passed
+        True
         """
         before, failure = self.call(name, args)
         if failure is None:
             after, failure = self.call(name, changed)
         if failure is not None:
             return failure
-        reason = compare(after, before, tol)
+        try:
+            target, got = predict(part(before)), part(after)
+        except Exception:  # an answer of the wrong shape: say so below
+            target, got = before, after
+        reason = compare(got, target, tol)
         return self.check(
             name,
             changed,
             ok=reason is None,
             actual=after,
-            expected=f"the output before shuffling: {show(before)}",
-            hint="permutation",
+            expected=f"{expected}: {show(target)}",
+            hint=hint,
             tol=tol,
             detail=reason or "",
+        )
+
+    def unchanged_by(
+        self, name: str, args: tuple[Any, ...], changed: tuple[Any, ...], tol: float = 1e-9
+    ) -> Result:
+        """The answer for ``changed`` equals the answer for ``args`` (:meth:`relation`).
+
+        Used for "shuffling keys (or weights) and values together changes nothing".
+        """
+        return self.relation(
+            name,
+            args,
+            changed,
+            expected="the output before shuffling",
+            hint="permutation",
+            tol=tol,
+        )
+
+    def leaves_input_alone(self, case: Case) -> Result | None:
+        """A check every step gets: the function does not change the lists it is given.
+
+        None when the call raises: the cases report that error already.
+        """
+        name = "your function leaves its input lists unchanged"
+        given = copy.deepcopy(case.args)
+        try:
+            with time_limit():
+                self.fn(*given)
+        except Exception:
+            return None
+        changed = [
+            f"{param} became {show(after)}"
+            for param, before, after in zip(self.step.PARAMS, case.args, given, strict=True)
+            if after != before  # exact: the same items, the same structure
+        ]
+        return Result(
+            name,
+            not changed,
+            call=self.call_text(case.args),
+            expected="the same lists after the call as before it",
+            actual="; ".join(changed) or "unchanged",
+            tolerance="none: every item as it was",
+            detail="; ".join(changed),
+            hint="mutated-input" if changed else "",
         )
 
     def check(
@@ -496,6 +523,14 @@ class Runner:
 
 def run(step: ModuleType, source: str) -> list[Result]:
     """Run every check of ``step`` (a checks module) against the reader's ``source``."""
+    results = _run(step, source)
+    texts = hints_of(step)
+    for result in results:
+        result.hint_text = texts.get(result.hint, result.hint)
+    return results
+
+
+def _run(step: ModuleType, source: str) -> list[Result]:
     namespace, failure = load(source)
     if failure is not None:
         return [failure]
@@ -511,8 +546,9 @@ def run(step: ModuleType, source: str) -> list[Result]:
             )
         ]
     runner = Runner(step, fn, source)
+    cases = step.cases()
     checked = []
-    for case in step.cases():
+    for case in cases:
         checked.append(runner.check_case(case))
         if checked[-1][0].hint == "timeout":
             break  # one endless loop is enough: do not wait for it on every case
@@ -529,8 +565,12 @@ def run(step: ModuleType, source: str) -> list[Result]:
             result.hint = max(candidates, key=lambda hint: votes[hint])
         results.append(result)
     properties: Callable[[Runner], Iterator[Result]] | None = getattr(step, "properties", None)
-    if properties is not None and not any(r.hint == "timeout" for r in results):
-        results.extend(properties(runner))
+    if not any(r.hint == "timeout" for r in results):
+        if properties is not None:
+            results.extend(properties(runner))
+        untouched = runner.leaves_input_alone(cases[0])
+        if untouched is not None:
+            results.append(untouched)
     return results
 
 

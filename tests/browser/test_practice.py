@@ -29,6 +29,7 @@ MISTAKE = {
     "04_weighted_sum": "argmax",
     "05_attend": "keys_values",
     "06_causal": "off_by_one",
+    "07_many_queries": "mask_ignored",
 }
 WAIT_MS = 90_000  # generous: a cold Pyodide start on a busy machine
 

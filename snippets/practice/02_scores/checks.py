@@ -12,6 +12,7 @@ import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 try:
     import _harness as h
@@ -23,6 +24,22 @@ TITLE = "Step 2, scaled scores"
 FUNCTION = "scaled_scores"
 PARAMS = ("q", "keys")
 FALLBACK_HINT = "scores-wrong"
+
+#: The hints this step gives for its own mistakes (the harness adds its common ones).
+HINTS: dict[str, str] = {
+    "no-sqrt": "You forgot the scale: divide every dot product by √d_k, the square root of "
+    "the width of the query (math.sqrt(len(q))).",
+    "divided-by-dk": "You divided by d_k itself. The scale is the square root of d_k: score"
+    " / math.sqrt(len(q)).",
+    "power-precedence": "** 1/2 is not a square root: ** binds tighter than /, and / works "
+    "from left to right. Python reads len(q) ** 1/2 as (len(q) ** 1) / 2, that is d_k / 2, "
+    "and x / d_k ** 1/2 as (x / d_k) / 2. Write math.sqrt(len(q)) or len(q) ** 0.5. (d_k / "
+    "2 happens to equal √d_k when d_k is 4, as in the worked example.)",
+    "sqrt-n-keys": "d_k is the width of the query and key vectors, len(q), not the number "
+    "of keys len(keys).",
+    "scores-wrong": "Each score is dot(q, k) / math.sqrt(len(q)), one per key, in the order"
+    " of the keys.",
+}
 
 Q = [1, 0, 1, 0]
 K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
@@ -62,34 +79,28 @@ def cases() -> list[h.Case]:
 MISTAKES = [
     h.Mistake("no-sqrt", lambda q, keys: _scaled(1.0, q, keys)),
     h.Mistake("divided-by-dk", lambda q, keys: _scaled(len(q), q, keys)),
+    h.Mistake("power-precedence", lambda q, keys: _scaled(len(q) ** 1 / 2, q, keys)),
+    h.Mistake("power-precedence", lambda q, keys: _scaled(len(q) * 2, q, keys)),
     h.Mistake("sqrt-n-keys", lambda q, keys: _scaled(math.sqrt(len(keys)), q, keys)),
 ]
+
+
+def _reversed(answer: Any) -> Any:
+    items = h.as_list(answer)
+    return items[::-1] if items is not None else answer
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:
     """Reversing the keys reverses the scores: one score per key, in the keys' order."""
     rng = random.Random(202)
     q, keys = h.vector(rng, 3), h.matrix(rng, 5, 3)
-    name = "one score per key, in the keys' order (keys reversed)"
-    args = (q, keys[::-1])
-    forward, failure = run.call(name, (q, keys))
-    if failure is None:
-        backward, failure = run.call(name, args)
-    if failure is not None:
-        yield failure
-        return
-    items = h.as_list(forward)
-    target = items[::-1] if items is not None else forward
-    reason = h.compare(backward, target, 1e-9)
-    yield run.check(
-        name,
-        args,
-        ok=reason is None,
-        actual=backward,
-        expected=f"the scores for the keys in their order, reversed: {h.show(target)}",
+    yield run.relation(
+        "one score per key, in the keys' order (keys reversed)",
+        (q, keys),
+        (q, keys[::-1]),
+        expected="the scores for the keys in their order, reversed",
         hint="scores-wrong",
-        tol=1e-9,
-        detail=reason or "",
+        predict=_reversed,
     )
 
 

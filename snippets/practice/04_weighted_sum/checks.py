@@ -24,6 +24,19 @@ FUNCTION = "weighted_sum"
 PARAMS = ("weights", "values")
 FALLBACK_HINT = "weighted-wrong"
 
+#: The hints this step gives for its own mistakes (the harness adds its common ones).
+HINTS: dict[str, str] = {
+    "unweighted": "Each value vector must be multiplied by its weight before adding: "
+    "output[i] = sum of weights[j] * values[j][i] over j. You used the values without their"
+    " weights.",
+    "wrong-axis": "The output is ONE vector as wide as a value (len(values[0])): coordinate"
+    " i adds weights[j] * values[j][i] over every item j. Do not sum inside each value.",
+    "argmax": "You returned the value with the largest weight instead of blending: every "
+    "value counts, in proportion to its weight (the largest just gets the biggest share).",
+    "weighted-wrong": "output[i] = sum(weights[j] * values[j][i] for j in "
+    "range(len(values))), for every coordinate i of a value.",
+}
+
 V = [[10, 0], [0, 5], [2, 2]]
 
 
@@ -41,8 +54,9 @@ def random_weights(rng: random.Random, n: int) -> list[float]:
 
 def cases() -> list[h.Case]:
     fixed = [
-        # 0.506·[10, 0] + 0.186·[0, 5] + 0.308·[2, 2] = [5.06 + 0.616, 0.93 + 0.616]
-        h.Case("worked example (rounded weights)", ([0.506, 0.186, 0.308], V), [5.676, 1.546]),
+        # The weights as the lesson prints them (rounded to three decimals, so they add up to
+        # 0.999): 0.506·[10, 0] + 0.186·[0, 5] + 0.307·[2, 2] = [5.06 + 0.614, 0.93 + 0.614].
+        h.Case("worked example (weights as printed)", ([0.506, 0.186, 0.307], V), [5.674, 1.544]),
         h.Case("all the weight on one value", ([0.0, 1.0, 0.0], V), [0.0, 5.0]),
         h.Case(
             "equal weights give the average",

@@ -24,6 +24,43 @@ FUNCTION = "attend"
 PARAMS = ("q", "keys", "values")
 FALLBACK_HINT = "attend-wrong"
 
+#: The hints this step gives for its own mistakes (the harness adds its common ones).
+HINTS: dict[str, str] = {
+    "no-sqrt": "You forgot the scale: divide every dot product by √d_k, the square root of "
+    "the width of the query (math.sqrt(len(q))).",
+    "divided-by-dk": "You divided by d_k itself. The scale is the square root of d_k: score"
+    " / math.sqrt(len(q)).",
+    "power-precedence": "** 1/2 is not a square root: ** binds tighter than /, and / works "
+    "from left to right. Python reads len(q) ** 1/2 as (len(q) ** 1) / 2, that is d_k / 2, "
+    "and x / d_k ** 1/2 as (x / d_k) / 2. Write math.sqrt(len(q)) or len(q) ** 0.5. (d_k / "
+    "2 happens to equal √d_k when d_k is 4, as in the worked example.)",
+    "sqrt-n-keys": "d_k is the width of the query and key vectors, len(q), not the number "
+    "of keys len(keys).",
+    "sqrt-d-v": "You scaled by the square root of the width of the VALUES. The scale "
+    "belongs to the scores, so it is the width of the query and key vectors: "
+    "math.sqrt(len(q)).",
+    "no-max": "Subtract the largest score from every score before math.exp. Only the "
+    "maximum is safe for every input: after the shift the largest exponent is exactly 0 "
+    "(exp gives 1, so the sum is at least 1 and never 0) and all the others are at most 0 "
+    "(no overflow). Any other shift (the mean, the first or last score, the smallest, a "
+    "fixed number) fails when the scores are spread widely: some exponent is still above "
+    "709 (OverflowError) or every exponential rounds to 0 (0/0). The shift itself changes "
+    "nothing: it cancels between top and bottom.",
+    "raw-normalised": "You normalised the raw scores (s / sum of s). Softmax normalises the"
+    " exponentials: exponentiate first, then divide each exp by the sum of the exps.",
+    "argmax": "You picked the largest instead of blending: every item gets some weight, and"
+    " the answer mixes all of them in proportion (the largest just gets the biggest share).",
+    "keys-values": "Mixed up keys and values: the query is compared with the KEYS to get "
+    "the weights, and the weights blend the VALUES. The output is as wide as a value "
+    "(len(values[0])), not as a key.",
+    "sum-to-one": "The weights must be non-negative and add up to 1: divide each "
+    "exponential by the sum of the exponentials.",
+    "convex": "The output is a weighted average of the values, so each coordinate lies "
+    "between the smallest and the largest value in that coordinate.",
+    "attend-wrong": "Chain the steps: scores = q·k / √d_k for each key, weights = softmax "
+    "of the scores, output = weighted sum of the values.",
+}
+
 E = math.e
 Q = [1, 0, 1, 0]
 K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
@@ -131,6 +168,14 @@ MISTAKES = [
             q, ks, vs
         ),
     ),
+    h.Mistake(
+        "sqrt-d-v",
+        lambda q, ks, vs: _variant(lambda a, b: _dot(a, b) / math.sqrt(len(vs[0])), _softmax)(
+            q, ks, vs
+        ),
+    ),
+    h.Mistake("power-precedence", _variant(lambda q, k: _dot(q, k) / (len(q) ** 1 / 2), _softmax)),
+    h.Mistake("power-precedence", _variant(lambda q, k: _dot(q, k) / len(q) / 2, _softmax)),
     h.Mistake("raw-normalised", _variant(_scaled, lambda s: [x / sum(s) for x in s])),
     h.Mistake("argmax", _variant(_scaled, _one_hot)),
     h.Mistake("keys-values", _variant(_scaled, _softmax, blend_keys=True)),

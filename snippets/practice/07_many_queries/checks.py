@@ -1,0 +1,180 @@
+"""Hidden checks for step 7: attention for many queries at once, with an optional mask.
+
+Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
+with status 0 only when all of them pass. Expected values are worked out by hand
+(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+try:
+    import _harness as h
+except ImportError:  # run from the repository: the harness sits one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import _harness as h
+
+TITLE = "Step 7, many queries and a mask"
+FUNCTION = "attention"
+PARAMS = ("queries", "keys", "values", "mask")
+FALLBACK_HINT = "many-wrong"
+
+#: The hints this step gives for its own mistakes (the harness adds its common ones).
+HINTS: dict[str, str] = {
+    "mask-ignored": "The mask was ignored: a key whose mask entry is False must get no "
+    "weight at all. Leave it out of query i's softmax (or give it a score of -inf).",
+    "mask-meaning": "The mask is the wrong way round: True means the query MAY attend to "
+    "that key (as in PyTorch), False means it must not.",
+    "mask-transposed": "You read the mask as mask[j][i]. Row i of the mask belongs to query "
+    "i and column j to key j: query i may attend to key j when mask[i][j] is True.",
+    "mask-after-softmax": "You zeroed the masked weights after the softmax, so the weights "
+    "that are left add up to less than 1. Leave the masked keys out BEFORE the softmax (or "
+    "give them a score of -inf), so that the remaining weights share all of it.",
+    "one-output-per-query": "Return one output per query, in the order of the queries: a "
+    "list of n_q lists, each as wide as a value.",
+    "mask-optional": "mask must be optional: define the function as attention(queries, keys, "
+    "values, mask=None) and treat None as 'every query may attend to every key'.",
+    "no-max": "Subtract each row's largest score before math.exp: exp of a large score "
+    "overflows, and only the maximum keeps every exponent at most 0 with one of them exactly 0.",
+    "many-wrong": "For each query i: scores q_i·k_j / √d_k for the keys j with mask[i][j] "
+    "True (all keys when mask is None), softmax over those scores, then the weighted sum of "
+    "their values.",
+}
+
+E = math.e
+K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+V = [[10, 0], [0, 5], [2, 2]]
+
+Vector = list[float]
+Matrix = list[list[float]]
+Mask = list[list[bool]] | None
+
+
+def _rows(
+    queries: Matrix, keys: Matrix, values: Matrix, mask: Mask, *, after: bool = False
+) -> Matrix:
+    """The definition, or (``after``) the mask applied after the softmax, not renormalised."""
+    out = []
+    for i, q in enumerate(queries):
+        allowed = [mask is None or bool(mask[i][j]) for j in range(len(keys))]
+        scale = math.sqrt(len(q))
+        s = [math.fsum(a * b for a, b in zip(q, k, strict=True)) / scale for k in keys]
+        live = s if after else [x for x, ok in zip(s, allowed, strict=True) if ok]
+        m = max(live)
+        exps = [math.exp(x - m) if (after or ok) else 0.0 for x, ok in zip(s, allowed, strict=True)]
+        total = math.fsum(exps)
+        w = [e / total if ok else 0.0 for e, ok in zip(exps, allowed, strict=True)]
+        out.append([math.fsum(a * x for a, x in zip(w, col, strict=True)) for col in zip(*values)])
+    return out
+
+
+def expected(queries: Matrix, keys: Matrix, values: Matrix, mask: Mask = None) -> Matrix:
+    """Query i: softmax of q_i·k_j / √d_k over the keys j with mask[i][j] True."""
+    return _rows(queries, keys, values, mask)
+
+
+def random_mask(rng: random.Random, n_q: int, n_k: int) -> list[list[bool]]:
+    """A random boolean mask in which every row allows at least one key."""
+    mask = [[rng.random() < 0.6 for _ in range(n_k)] for _ in range(n_q)]
+    for row in mask:
+        row[rng.randrange(n_k)] = True
+    return mask
+
+
+def cases() -> list[h.Case]:
+    z = E + 1 + math.sqrt(E)  # the worked example: scaled scores [1, 0, 0.5]
+    first = [(10 * E + 2 * math.sqrt(E)) / z, (5 + 2 * math.sqrt(E)) / z]
+    # The second query [0, 1, 0, 1] scores [0, 1, 0]: weights 1, e, 1 over 2 + e.
+    second = [(10 + 2) / (2 + E), (5 * E + 2) / (2 + E)]
+    # Key 0 hidden from query 0: scaled scores [0, 0.5] over keys 1 and 2.
+    hidden = [2 * math.sqrt(E) / (1 + math.sqrt(E)), (5 + 2 * math.sqrt(E)) / (1 + math.sqrt(E))]
+    both = [[1, 0, 1, 0], [0, 1, 0, 1]]
+    fixed = [
+        h.Case("the worked example, two queries, no mask", (both, K, V, None), [first, second]),
+        h.Case(
+            "query 0 may not see key 0; query 1 sees only key 2",
+            (both, K, V, [[False, True, True], [False, False, True]]),
+            [hidden, [2.0, 2.0]],
+        ),
+        h.Case(
+            "a lower-left mask (the causal one)",
+            (both, K, V, [[True, False, False], [True, True, False]]),
+            [[10.0, 0.0], [10 / (1 + E), 5 * E / (1 + E)]],
+        ),
+    ]
+    rng = random.Random(701)
+    seeded = []
+    for i, (n_q, n_k, d_k, d_v) in enumerate(((2, 5, 3, 2), (4, 3, 4, 3), (3, 6, 2, 1)), start=1):
+        qs, ks, vs = h.matrix(rng, n_q, d_k), h.matrix(rng, n_k, d_k), h.matrix(rng, n_k, d_v)
+        mask = random_mask(rng, n_q, n_k) if i != 2 else None
+        label = "a random mask" if mask else "no mask"
+        name = f"random case {i} ({n_q} queries, {n_k} keys, d_k = {d_k}, {label})"
+        seeded.append(h.Case(name, (qs, ks, vs, mask), expected(qs, ks, vs, mask)))
+    return fixed + seeded
+
+
+def _inverted(mask: Mask) -> Mask:
+    return None if mask is None else [[not x for x in row] for row in mask]
+
+
+def _transposed(mask: Mask, n_q: int, n_k: int) -> Mask:
+    if mask is None:
+        return None
+    return [
+        [bool(mask[j][i]) if j < len(mask) and i < len(mask[j]) else False for j in range(n_k)]
+        for i in range(n_q)
+    ]
+
+
+MISTAKES = [
+    h.Mistake("mask-ignored", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, None)),
+    h.Mistake("mask-meaning", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, _inverted(mask))),
+    h.Mistake(
+        "mask-transposed",
+        lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, _transposed(mask, len(qs), len(ks))),
+    ),
+    h.Mistake(
+        "mask-after-softmax", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, mask, after=True)
+    ),
+    h.Mistake("one-output-per-query", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, mask)[0]),
+]
+
+
+def explain_exception(exc: Exception, args: tuple[Matrix, Matrix, Matrix, Mask]) -> str | None:
+    if isinstance(exc, OverflowError):
+        return "no-max"
+    if isinstance(exc, TypeError) and "mask" in str(exc) and len(args) == 3:
+        return "mask-optional"
+    return None
+
+
+def properties(run: h.Runner) -> Iterator[h.Result]:
+    rng = random.Random(702)
+    qs, ks, vs = h.matrix(rng, 3, 4), h.matrix(rng, 5, 4), h.matrix(rng, 5, 2)
+    everything = [[True] * 5 for _ in range(3)]
+    # No mask at all means every key is allowed: the same as a mask of all True.
+    yield run.relation(
+        "mask is optional: no mask is the same as a mask that allows every key",
+        (qs, ks, vs, everything),
+        (qs, ks, vs),
+        expected="the outputs with a mask of all True",
+        hint="many-wrong",
+    )
+    # Each query is answered on its own: reversing the queries reverses the outputs.
+    yield run.relation(
+        "one output per query: reversing the queries reverses the outputs",
+        (qs, ks, vs, None),
+        (qs[::-1], ks, vs, None),
+        expected="the outputs in reverse order",
+        hint="one-output-per-query",
+        predict=lambda outputs: (h.as_list(outputs) or [])[::-1],
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(h.main(sys.modules[__name__], sys.argv))

@@ -1,0 +1,22 @@
+"""Looks the mask up as mask[j][i] (key first) instead of mask[i][j] (query first).
+
+EXPECTED_HINT: mask-transposed
+"""
+
+import math
+
+
+def attend(q, keys, values):
+    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]
+    m = max(scores)
+    exps = [math.exp(s - m) for s in scores]
+    total = sum(exps)
+    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]
+
+
+def attention(queries, keys, values, mask=None):
+    outputs = []
+    for i, q in enumerate(queries):
+        seen = [j for j in range(len(keys)) if mask is None or (j < len(mask) and mask[j][i])]
+        outputs.append(attend(q, [keys[j] for j in seen], [values[j] for j in seen]))
+    return outputs
