@@ -90,8 +90,11 @@ def test_nothing_on_screen_moves_while_the_page_loads_and_settles(
     page: Any, site_url: str, path: str, viewport: dict[str, int]
 ) -> None:
     # A block skipped while on screen would paint at its placeholder height first, then
-    # push what follows when it renders: a layout shift (Lighthouse's CLS).
+    # push the blocks that follow when it renders: a layout shift (Lighthouse's CLS) of
+    # elements. (Text that reflows within its line because a KaTeX font arrived after the
+    # first paint, which a busy machine can cause, shifts text nodes only: not counted.)
     page.goto(site_url + path, wait_until="load")
     page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
     shifts = page.evaluate(SHIFTS)
-    assert shifts == [], f"{path or '/'} at {viewport['width']} px: layout shifts {shifts}"
+    blocks = [s for s in shifts if any(not src.startswith("#text") for src in s["sources"])]
+    assert blocks == [], f"{path or '/'} at {viewport['width']} px: layout shifts {shifts}"
