@@ -382,7 +382,14 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         kernel = results.get(name)
         if not kernel:
             if name == "kernel":
-                rows.append(_target_row("attention_ref speed and memory", "see issue", "–", None))
+                rows.append(
+                    _target_row(
+                        "attention_ref speed and memory (python -m bench --only kernel)",
+                        f"≤ {TARGET_FLOOR}× floor, ≤ {TARGET_TORCH}× torch",
+                        "–",
+                        None,
+                    )
+                )
             continue
         threads = " (1 thread)" if name == "kernel_1thread" else ""
         big = next((r for r in kernel["rows"] if r["dtype"] == "float32" and r["n"] == 2048), None)
@@ -463,7 +470,15 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
             )
         )
     else:
-        rows.append(_target_row("lesson page weight and Lighthouse", "see issue", "–", None))
+        rows.append(
+            _target_row(
+                "every page: Lighthouse mobile (python -m bench --only site)",
+                f"≥ {TARGET_SCORES['performance']} · ≤ {TARGET_TBT_MS} ms · "
+                f"≤ {TARGET_LCP_MS / 1000:.1f} s · {TARGET_CLS:g}",
+                "–",
+                None,
+            )
+        )
     build = results.get("build", {}).get("timings", {})
     warm, base_build = build.get("warm build (figures cached)"), build.get("baseline build")
     if warm and base_build:

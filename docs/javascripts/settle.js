@@ -4,10 +4,11 @@
 // so that while the page loads the browser styles and lays out only what is near the
 // screen (Material's script forces several full style passes at start, each over every
 // element of the page). In Chromium a skipped block is also missing from the
-// accessibility tree, so once the page has loaded this script lets every skipped block
-// render for good, in small batches, one batch each time the browser is idle. Each batch
-// is sized from what the previous one cost on this device, so that every batch's style
-// and layout stay short and the page stays responsive. When all are done the root element gets
+// accessibility tree, so once the page has loaded and the reader starts to move (or a
+// few seconds have passed) this script lets every skipped block render for good, in
+// small batches, one batch each time the browser is idle. Each batch is sized from what
+// the previous one cost on this device, so that every batch's style and layout stay
+// short and the page stays responsive. When all are done the root element gets
 // `data-settled` (tests wait for it).
 //
 // Material swaps pages in without a reload (instant navigation) and emits on document$
@@ -102,10 +103,32 @@ function later(fn) {
   else setTimeout(fn, 16);
 }
 
+/** How long after load the skipped blocks wait for the reader before they render anyway. */
+export const SETTLE_DELAY_MS = 3000;
+
+// The first screen is what a reader reads first; the rest can render when the reader
+// starts to move (a key, a tap, the wheel, a scroll) or after SETTLE_DELAY_MS, whichever
+// comes first, so that the work stays out of the seconds in which the page starts. A
+// page reached by instant navigation (the reader clicked) settles at once.
 function start() {
+  let begun = false;
+  let pending = false;
+  const events = ["keydown", "pointerdown", "wheel", "touchstart", "scroll"];
+  const go = () => {
+    if (begun) return;
+    begun = true;
+    for (const type of events) removeEventListener(type, go, true);
+    if (pending) settle();
+  };
+  const view = () => {
+    if (begun) settle();
+    else pending = true;
+  };
+  for (const type of events) addEventListener(type, go, { capture: true, passive: true });
+  setTimeout(go, SETTLE_DELAY_MS);
   // document$ is Material's: it emits for the first page and after every instant navigation.
-  if (typeof document$ !== "undefined") document$.subscribe(() => settle());
-  else settle();
+  if (typeof document$ !== "undefined") document$.subscribe(view);
+  else view();
 }
 
 if (typeof document !== "undefined") {
