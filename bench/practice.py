@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.pageweight import RequestLog
-from bench.site import CHROME_FLAGS, CHROMIUM
 from bench.stats import summarize
+from testbed.chromium import CHROMIUM, CHROMIUM_ARGS
+from testbed.pageweight import RequestLog
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP = "01_dot"
@@ -48,15 +48,13 @@ WARM_RUN = """async (sel) => {
 def run(repeat: int = 3, site: Path = ROOT / "site", warm_runs: int = 7) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
-    from bench.serve import serve
+    from testbed.serve import serve
 
     cold: list[float] = []
     warm: list[float] = []
     loaded: dict[str, Any] = {}
     with sync_playwright() as pw, serve(site) as base:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, args=[f for f in CHROME_FLAGS if f != "--headless=new"]
-        )
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for i in range(repeat):
             print(f"  practice: cold start {i + 1}/{repeat}", file=sys.stderr, flush=True)
             context = browser.new_context(viewport={"width": 1280, "height": 900})

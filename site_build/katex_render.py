@@ -365,7 +365,7 @@ def font_table(css: str) -> list[tuple[tuple[frozenset[str], ...], str]]:
         woff2 = re.search(r"url\(([^)]*\.woff2)\)", decl.get("src", ""))
         if woff2:
             faces[_face(decl)] = woff2.group(1)
-    table = []
+    table: list[tuple[tuple[frozenset[str], ...], str]] = []
     base = re.search(r"(?:^|\})\.katex\{[^}]*?font:[^;}]*?(KaTeX_\w+)", css)
     if base:
         table.append(((), faces[(base.group(1), "normal", "400")]))

@@ -24,8 +24,8 @@ from urllib.parse import urljoin
 
 import pytest
 
-from bench.serve import serve
 from site_build.practice import site_files
+from testbed.serve import serve
 from tests.fresh_venv import clean_env, install, make_venv, run
 
 ROOT = Path(__file__).resolve().parents[1]

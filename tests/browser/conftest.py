@@ -16,22 +16,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bench.serve import local_sitemap, serve
+from testbed.chromium import CHROMIUM, CHROMIUM_ARGS
+from testbed.serve import local_sitemap, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("SITE_DIR", ROOT / "site"))
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 LOOPBACK = {"127.0.0.1"}
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
