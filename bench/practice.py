@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import summarize
+from site_build.vendor import PYODIDE_DEST
 from testbed.chromium import CHROMIUM, CHROMIUM_ARGS
 from testbed.pageweight import RequestLog
 
@@ -73,14 +74,14 @@ def run(repeat: int = 3, site: Path = ROOT / "site", warm_runs: int = 7) -> dict
                     e
                     for e in log.entries()
                     if "/javascripts/practice/" in e["url"]
-                    or "/vendor/pyodide/" in e["url"]
+                    or f"/{PYODIDE_DEST}/" in e["url"]
                     or "/practice/" in e["url"]
                 ]
                 loaded = {
                     "bytes": sum(e["bytes"] for e in entries),
                     "requests": len(entries),
                     "pyodide_bytes": sum(
-                        e["bytes"] for e in entries if "/vendor/pyodide/" in e["url"]
+                        e["bytes"] for e in entries if f"/{PYODIDE_DEST}/" in e["url"]
                     ),
                 }
             context.close()

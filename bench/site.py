@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from bench.stats import summarize
+from site_build.vendor import KATEX_PREFIX
 from testbed.chromium import CHROME_FLAGS, CHROMIUM
 from testbed.pageweight import RequestLog
 from testbed.serve import built_pages, serve
@@ -40,7 +41,6 @@ METRICS = (
     "speed-index",
     "dom-size",
 )
-KATEX_PREFIX = "vendor/katex/"
 
 
 class _AnyTagLoader(yaml.SafeLoader):

@@ -17,9 +17,11 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from site_build.vendor import PYODIDE_DEST
+
 #: URL fragments of the heavy things that must load only when needed.
 LAZY_MARKERS = {
-    "pyodide": "vendor/pyodide/",
+    "pyodide": PYODIDE_DEST + "/",
     "editor": "editor.bundle",
     "practice runner": "javascripts/practice/",
     "model data": "it_attention",
