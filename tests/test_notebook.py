@@ -8,7 +8,6 @@ cell that raised, and checks what it prints against the lesson's claims.
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -125,14 +124,14 @@ def load_hook() -> Any:
 def test_hook_moves_the_jupyter_cache_into_a_keyed_folder(tmp_path: Path) -> None:
     hook = load_hook()
     base = tmp_path / "mkdocs-jupyter"
-    (base / "0123456789abcdef").mkdir(parents=True)  # left by an older attention_ref
-    (base / "flat.json").write_text(json.dumps({}))  # left by the plugin's own layout
+    older = base / f"notebook-{'0' * 20}"  # left by an older attention_ref
+    older.mkdir(parents=True)
     plugin = SimpleNamespace(config={"cache": True, "cache_dir": str(base)})
     config = SimpleNamespace(plugins={"mkdocs-jupyter": plugin})
     hook.on_config(config)
     keyed = Path(plugin.config["cache_dir"])
-    assert keyed.parent == base and re.fullmatch(r"[0-9a-f]{16}", keyed.name)
-    assert not (base / "0123456789abcdef").exists() and not (base / "flat.json").exists()
+    assert keyed.parent == base and re.fullmatch(r"notebook-[0-9a-f]{20}", keyed.name)
+    assert keyed.is_dir() and not older.exists()
     hook.on_config(config)  # a second call (mkdocs serve rebuild) must not nest folders
     assert Path(plugin.config["cache_dir"]) == keyed
 
