@@ -71,10 +71,11 @@ serve: install ## Build and serve the site on http://127.0.0.1:8000 with live re
 		$(BIN)/mkdocs serve --strict -a $(HOST):$(PORT)
 
 .PHONY: lint
-lint: install ## ruff (lint and format check) and strict mypy
+lint: install ## ruff (lint and format check), strict mypy, zizmor on the CI workflows
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/zizmor --offline --no-progress .github/workflows
 
 .PHONY: test-js
 test-js: install ## Unit tests of the widgets' pure JavaScript maths (node --test)

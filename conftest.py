@@ -3,9 +3,10 @@
 - Pages (``docs/**/*.md``, and ``README.md``) are tested as rendered: ``--8<--``
   includes expanded by pymdownx.snippets configured from ``mkdocs.yml``; every
   Python-like fence runs and printed output is checked (see
-  ``site_build/sybil_docs.py``). Partials are tested through the pages that include
+  ``testbed/sybil_docs.py``). Partials are tested through the pages that include
   them.
-- Docstring examples of ``attention_ref`` and ``site_build`` are run as doctests.
+- Docstring examples of ``attention_ref``, ``site_build`` and ``testbed`` are run as
+  doctests (here, and nowhere else).
 
 pytest's own doctest plugin is off (``-p no:doctest`` in pyproject.toml). At the end
 of a run, the number of Sybil examples collected per page is printed.
@@ -19,7 +20,7 @@ import pytest
 from sybil import Sybil
 from sybil.parsers.rest import DocTestParser
 
-from site_build.sybil_docs import (
+from testbed.sybil_docs import (
     DOCTEST_FLAGS,
     PageSybil,
     RenderedMarkdownDocument,
@@ -28,15 +29,15 @@ from site_build.sybil_docs import (
 
 pages = PageSybil(
     parsers=page_parsers(),
-    patterns=["docs/*.md", "docs/*/*.md", "snippets/*.md", "README.md"],
-    excludes=["docs/partials/*", "docs/overrides/*"],
+    patterns=["docs/*.md", "docs/*/*.md", "README.md"],
+    excludes=["docs/partials/*"],
     document_types={".md": RenderedMarkdownDocument},
     name="page",
 )
 
 docstrings = Sybil(
     parsers=[DocTestParser(optionflags=DOCTEST_FLAGS)],
-    patterns=["attention_ref/*.py", "attention_ref/*/*.py", "site_build/*.py"],
+    patterns=["attention_ref/*.py", "site_build/*.py", "testbed/*.py"],
     name="docstring",
 )
 

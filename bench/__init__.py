@@ -9,6 +9,8 @@ Each module measures one thing and returns plain dicts that ``bench.__main__`` s
 - :mod:`bench.practice`: Pyodide cold start and warm re-run;
 - :mod:`bench.build`: ``mkdocs build`` cold and warm, the baseline's build, ``make test``.
 
-The pure helpers (statistics, tables, budgets) live in :mod:`bench.stats`,
-:mod:`bench.report` and :mod:`bench.budgets`, and are unit-tested in ``tests/test_bench.py``.
+The pure helpers (statistics, tables) live in :mod:`bench.stats` and :mod:`bench.report`,
+and are unit-tested in ``tests/test_bench.py``. What the benchmarks share with the tests
+(the static server, page weight, budgets, Chromium's flags, the loop oracle) lives in
+:mod:`testbed`, which imports neither ``bench`` nor ``tests``.
 """

@@ -41,6 +41,7 @@ from typing import IO, Any
 
 from bench.site import build_baseline
 from bench.stats import summarize
+from testbed.site import build_site
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -86,15 +87,8 @@ def build_env(pycache: Path, *, bytecode: bool = True) -> dict[str, str]:
 
 def timed_build(project: Path, out: Path, env: dict[str, str]) -> float:
     """Seconds of one strict ``mkdocs build`` of ``project`` into ``out``."""
-    mkdocs = str(Path(sys.executable).with_name("mkdocs"))
     start = time.perf_counter()
-    subprocess.run(
-        [mkdocs, "build", "--strict", "-q", "-d", str(out)],
-        cwd=project,
-        check=True,
-        capture_output=True,
-        env=env,
-    )
+    build_site(out, env=env, project=project, capture=True)
     return time.perf_counter() - start
 
 

@@ -27,9 +27,10 @@ from typing import Any
 
 import yaml
 
-from bench.serve import local_sitemap, serve
-from bench.site import CHROME_FLAGS, CHROMIUM, _AnyTagLoader, lighthouse
+from bench.site import _AnyTagLoader, lighthouse
 from bench.stats import summarize
+from testbed.chromium import CHROME_FLAGS, CHROMIUM
+from testbed.serve import local_sitemap, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "attention/"

@@ -18,9 +18,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.pageweight import RequestLog
-from bench.site import CHROME_FLAGS, CHROMIUM
 from bench.stats import summarize
+from site_build.vendor import PYODIDE_DEST
+from testbed.chromium import CHROMIUM, CHROMIUM_ARGS
+from testbed.pageweight import RequestLog
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP = "01_dot"
@@ -48,15 +49,13 @@ WARM_RUN = """async (sel) => {
 def run(repeat: int = 3, site: Path = ROOT / "site", warm_runs: int = 7) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
-    from bench.serve import serve
+    from testbed.serve import serve
 
     cold: list[float] = []
     warm: list[float] = []
     loaded: dict[str, Any] = {}
     with sync_playwright() as pw, serve(site) as base:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, args=[f for f in CHROME_FLAGS if f != "--headless=new"]
-        )
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for i in range(repeat):
             print(f"  practice: cold start {i + 1}/{repeat}", file=sys.stderr, flush=True)
             context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -75,14 +74,14 @@ def run(repeat: int = 3, site: Path = ROOT / "site", warm_runs: int = 7) -> dict
                     e
                     for e in log.entries()
                     if "/javascripts/practice/" in e["url"]
-                    or "/vendor/pyodide/" in e["url"]
+                    or f"/{PYODIDE_DEST}/" in e["url"]
                     or "/practice/" in e["url"]
                 ]
                 loaded = {
                     "bytes": sum(e["bytes"] for e in entries),
                     "requests": len(entries),
                     "pyodide_bytes": sum(
-                        e["bytes"] for e in entries if "/vendor/pyodide/" in e["url"]
+                        e["bytes"] for e in entries if f"/{PYODIDE_DEST}/" in e["url"]
                     ),
                 }
             context.close()

@@ -25,22 +25,13 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from bench.pageweight import RequestLog
-from bench.serve import built_pages, serve
 from bench.stats import summarize
+from site_build.vendor import KATEX_PREFIX
+from testbed.chromium import CHROME_FLAGS, CHROMIUM
+from testbed.pageweight import RequestLog
+from testbed.serve import built_pages, serve
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROME_FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 METRICS = (
     "first-contentful-paint",
@@ -50,7 +41,6 @@ METRICS = (
     "speed-index",
     "dom-size",
 )
-KATEX_PREFIX = "vendor/katex/"
 
 
 class _AnyTagLoader(yaml.SafeLoader):

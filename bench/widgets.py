@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench.site import CHROME_FLAGS, CHROMIUM
 from bench.stats import summarize
+from testbed.chromium import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = 50  # dispatched events per sample
@@ -55,7 +55,7 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
     """``repeat`` samples of each interaction; a sample is the mean over EVENTS events."""
     from playwright.sync_api import sync_playwright
 
-    from bench.serve import serve
+    from testbed.serve import serve
 
     scripts = {
         "explorer recompute (query slider)": (
@@ -79,9 +79,7 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
     }
     timings: dict[str, Any] = {}
     with sync_playwright() as pw, serve(site) as base:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, args=[f for f in CHROME_FLAGS if f != "--headless=new"]
-        )
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(base + "attention/", wait_until="load")
         for name, (box, ready, script, args) in scripts.items():

@@ -1,8 +1,9 @@
 """MkDocs hook: the figures of "why divide by √d_k", as generated SVG files.
 
-Thin wiring only: ``site_build/figures.py`` computes the data with
-``attention_ref``, draws light and dark SVGs and caches them in
-``.cache/figures/`` (tested in ``tests/test_figures.py``). This hook adds them
+Thin wiring only: ``site_build/figures.py`` pairs the experiments
+(``site_build/experiments.py``, from ``attention_ref``) with their drawings
+(``site_build/drawing.py``, light and dark SVGs) and caches them in ``.cache/figures/``
+(tested in ``tests/test_figures.py``). This hook adds them
 to the build as ``figures/<name>-<theme>.svg``; nothing is written into ``docs/``.
 """
 

@@ -38,10 +38,10 @@ from site_build.katex_render import (
     preload_links,
     substitute,
 )
+from site_build.vendor import KATEX_DEST as KATEX_SITE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 KATEX_CSS = ROOT / "node_modules" / "katex" / "dist" / "katex.min.css"
-KATEX_SITE_DIR = "vendor/katex"  # where hooks/vendor.py puts KaTeX's dist/ folder
 
 _renderer: Renderer | None = None
 _fonts: list[tuple[tuple[frozenset[str], ...], str]] = []  # KaTeX's CSS classes -> font

@@ -7,7 +7,8 @@ Thin wiring only; the logic lives in ``site_build/notebook.py`` (tested in
   notebook's own bytes, so after an edit to ``attention_ref`` it would serve old
   outputs (and a broken ``attention_ref`` would still "pass"). Its ``cache_dir`` is
   moved into a sub-folder named after ``attention_ref``'s sources and the library
-  versions; older sub-folders are removed.
+  versions, an entry of the build's content-hash cache (``site_build/cache.py``): the
+  new entry replaces the older ones.
 * ``on_files``: each notebook source ``notebooks/<name>.py`` gets a generated
   ``notebooks/<name>/<name>.ipynb`` (no outputs) next to its page, which the theme
   override ``docs/overrides/main.html`` links as a download button.
@@ -19,7 +20,6 @@ Thin wiring only; the logic lives in ``site_build/notebook.py`` (tested in
 from __future__ import annotations
 
 import platform
-import shutil
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
@@ -28,6 +28,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from site_build.cache import ContentCache
 from site_build.mkdocs_files import put_generated
 from site_build.notebook import environment_key, polish_page, to_ipynb
 
@@ -48,14 +49,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         "numpy": version("numpy"),
         "matplotlib": version("matplotlib"),
     }
-    key = environment_key(sorted((ROOT / "attention_ref").glob("*.py")), versions)[:16]
-    if base.is_dir():  # drop what older keys (or the plugin's flat layout) left behind
-        for old in base.iterdir():
-            if old.is_dir() and old.name != key:
-                shutil.rmtree(old)
-            elif old.is_file() and old.suffix == ".json":
-                old.unlink()
-    plugin.config["cache_dir"] = str(base / key)
+    key = environment_key(sorted((ROOT / "attention_ref").glob("*.py")), versions)
+    # The build's one cache policy: the new entry replaces the older notebook entries.
+    plugin.config["cache_dir"] = str(ContentCache(base).folder_for("notebook", key))
     return config
 
 

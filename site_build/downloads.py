@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
@@ -30,6 +29,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from site_build.cache import ContentCache, content_key
 
 # What the distribution is built from (and all the sdist holds, with generated metadata).
 DIST_INPUTS = ("pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "attention_ref")
@@ -83,10 +84,10 @@ def inputs_key(root: Path) -> str:
     str
         64 hexadecimal digits.
     """
-    h = hashlib.sha256()
+    parts: list[bytes] = []
     for path in input_files(root):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
+        parts += [path.relative_to(root).as_posix().encode(), path.read_bytes()]
+    return content_key(data=parts)
 
 
 def uv_command() -> str:
@@ -104,14 +105,15 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
     The inputs are copied to a temporary folder and built there with ``uv build``
     (sdist, then the wheel from the sdist, as ``make dist`` does), without build
     isolation: the backend is the locked setuptools of this venv and no network is
-    needed. Older cached wheels are removed.
+    needed. The wheel is an entry of the build's content-hash cache
+    (:class:`site_build.cache.ContentCache`): a new one replaces the older.
 
     Parameters
     ----------
     root : Path
         The repository root.
     cache_dir : Path
-        Where wheels are kept, one sub-folder per :func:`inputs_key`.
+        Where the wheel is kept, in a folder ``wheel-<key>`` (:func:`inputs_key`).
 
     Returns
     -------
@@ -123,8 +125,9 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
     RuntimeError
         If the build fails or does not yield exactly one wheel.
     """
-    key = inputs_key(root)[:16]
-    target = cache_dir / key
+    cache = ContentCache(cache_dir)
+    key = inputs_key(root)
+    target = cache.path("wheel", key)
     cached = sorted(target.glob("*.whl"))
     if len(cached) == 1:
         return cached[0]
@@ -143,19 +146,22 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
         wheels = sorted(out.glob("*.whl"))
         if done.returncode != 0 or len(wheels) != 1:
             raise RuntimeError(f"building the wheel failed:\n{done.stdout}{done.stderr}")
-        for old in cache_dir.iterdir():
-            if old.is_dir() and old.name != key and not old.name.startswith("tmp"):
-                shutil.rmtree(old)
-        staged = Path(tmp) / key
+        staged = Path(tmp) / "staged"
         staged.mkdir()
         shutil.move(wheels[0], staged / wheels[0].name)
         shutil.rmtree(target, ignore_errors=True)
         staged.rename(target)
+    cache.prune("wheel", keep=[target])
     return target / wheels[0].name
 
 
 def prune_older(folder: Path, keep: Path, seconds: float) -> None:
     """Remove the sub-folders of ``folder`` other than ``keep`` untouched for ``seconds``.
+
+    For the filled notebook copies only, which are not content-cache entries: two builds
+    for two site addresses (a test build beside ``mkdocs serve``) each need their own
+    copy at the same time, so a copy goes when unused for a while, not when another is
+    made.
 
     Parameters
     ----------

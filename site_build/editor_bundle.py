@@ -9,14 +9,15 @@ options, so a second build (or ``mkdocs serve`` rebuild) costs a file read.
 Examples
 --------
 >>> cache_key(b"export {}", b'{"lockfileVersion": 3}')[:12]
-'90bffd5f7321'
+'fa379c43a7b0'
 """
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 from pathlib import Path
+
+from site_build.cache import ContentCache, content_key
 
 #: esbuild options: one minified ES module for current browsers.
 ESBUILD_ARGS = ("--bundle", "--format=esm", "--minify", "--target=es2020", "--log-level=error")
@@ -24,11 +25,7 @@ ESBUILD_ARGS = ("--bundle", "--format=esm", "--minify", "--target=es2020", "--lo
 
 def cache_key(entry: bytes, lock: bytes, args: tuple[str, ...] = ESBUILD_ARGS) -> str:
     """SHA-256 of the entry source, the npm lock file and the esbuild options."""
-    digest = hashlib.sha256()
-    for part in (entry, lock, "\0".join(args).encode()):
-        digest.update(len(part).to_bytes(8, "big"))
-        digest.update(part)
-    return digest.hexdigest()
+    return content_key(meta=list(args), data=[entry, lock])
 
 
 def build_bundle(entry: Path, root: Path, cache_dir: Path) -> str:
@@ -41,7 +38,8 @@ def build_bundle(entry: Path, root: Path, cache_dir: Path) -> str:
     root : Path
         The project root: holds ``package-lock.json`` and ``node_modules/.bin/esbuild``.
     cache_dir : Path
-        Where bundles are kept, one file per cache key (created if missing).
+        The cache folder (:class:`site_build.cache.ContentCache`: one bundle, the
+        newest replacing the older).
 
     Returns
     -------
@@ -60,9 +58,10 @@ def build_bundle(entry: Path, root: Path, cache_dir: Path) -> str:
     lock = root / "package-lock.json"
     esbuild = root / "node_modules" / ".bin" / "esbuild"
     key = cache_key(entry.read_bytes(), lock.read_bytes() if lock.is_file() else b"")
-    cached = cache_dir / f"editor-{key[:20]}.js"
-    if cached.is_file():
-        return cached.read_text(encoding="utf-8")
+    cache = ContentCache(cache_dir)
+    found = cache.load("editor", key, (".js",))
+    if found is not None:
+        return found[".js"].decode("utf-8")
     if not esbuild.exists():
         raise FileNotFoundError(f"esbuild not found at {esbuild}: run `make install`")
     proc = subprocess.run(
@@ -76,8 +75,5 @@ def build_bundle(entry: Path, root: Path, cache_dir: Path) -> str:
         raise RuntimeError(
             f"esbuild failed on {entry.name} (exit {proc.returncode}):\n{proc.stderr}"
         )
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    tmp = cached.with_suffix(".tmp")
-    tmp.write_text(proc.stdout, encoding="utf-8")
-    tmp.replace(cached)  # atomic: parallel builds never read half a file
+    cache.store("editor", key, {".js": proc.stdout.encode("utf-8")})
     return proc.stdout

@@ -27,7 +27,6 @@ Examples
 
 from __future__ import annotations
 
-import hashlib
 import html as html_lib
 import json
 import re
@@ -36,6 +35,8 @@ import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from site_build.cache import ContentCache, content_key
 
 #: KaTeX options of every formula (``displayMode`` is set per formula). ``throwOnError``
 #: makes a bad formula an error instead of red text; ``htmlAndMathml`` gives screen
@@ -201,10 +202,23 @@ def cache_key(formula: Formula, katex_version: str, options: Mapping[str, object
     >>> a == cache_key(Formula("x", True), "0.19.1", KATEX_OPTIONS)
     False
     """
-    payload = json.dumps(
-        [formula.tex, formula.display, katex_version, dict(options)], sort_keys=True
-    )
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    return content_key(meta=[formula.tex, formula.display, katex_version, dict(options)])
+
+
+def entry_name(formula: Formula) -> str:
+    """The cache entry's name: one per formula, whatever the KaTeX version or options.
+
+    Storing a formula's HTML under a new key (a KaTeX upgrade, new options) removes the
+    formula's older file (:class:`site_build.cache.ContentCache`).
+
+    Examples
+    --------
+    >>> entry_name(Formula("x", False)) == entry_name(Formula("x", False))
+    True
+    >>> entry_name(Formula("x", False)) == entry_name(Formula("x", True))
+    False
+    """
+    return "formula-" + content_key(meta=[formula.tex, formula.display])[:12]
 
 
 def describe(formula: Formula, where: Sequence[str] = ()) -> str:
@@ -239,12 +253,13 @@ class Renderer:
         self.katex_version = str(json.loads(package.read_text(encoding="utf-8"))["version"])
         self.root = root
         self.cache_dir = cache_dir
+        self._cache = ContentCache(cache_dir)
         self.node = node
         self.node_calls = 0
         self._memory: dict[Formula, str] = {}
 
-    def _path(self, formula: Formula) -> Path:
-        return self.cache_dir / f"{cache_key(formula, self.katex_version, KATEX_OPTIONS)}.html"
+    def _key(self, formula: Formula) -> str:
+        return cache_key(formula, self.katex_version, KATEX_OPTIONS)
 
     def render(
         self, formulas: Iterable[Formula], where: Mapping[Formula, Sequence[str]] | None = None
@@ -268,9 +283,9 @@ class Renderer:
         for formula in wanted:
             if formula in self._memory:
                 continue
-            path = self._path(formula)
-            if path.is_file():
-                self._memory[formula] = path.read_text(encoding="utf-8")
+            found = self._cache.load(entry_name(formula), self._key(formula), (".html",))
+            if found is not None:
+                self._memory[formula] = found[".html"].decode("utf-8")
             else:
                 missing.append(formula)
         if missing:
@@ -282,12 +297,10 @@ class Renderer:
             ]
             if errors:
                 raise KatexError("KaTeX rejected " + "; ".join(errors))
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
             for formula, result in zip(missing, results, strict=True):
                 self._memory[formula] = result["html"]
-                tmp = self._path(formula).with_suffix(".tmp")
-                tmp.write_text(result["html"], encoding="utf-8")
-                tmp.replace(self._path(formula))  # atomic: a parallel build never reads half
+                html = result["html"].encode("utf-8")
+                self._cache.store(entry_name(formula), self._key(formula), {".html": html})
         return {formula: self._memory[formula] for formula in wanted}
 
     def _run_node(self, formulas: list[Formula]) -> list[dict[str, str]]:
@@ -365,7 +378,7 @@ def font_table(css: str) -> list[tuple[tuple[frozenset[str], ...], str]]:
         woff2 = re.search(r"url\(([^)]*\.woff2)\)", decl.get("src", ""))
         if woff2:
             faces[_face(decl)] = woff2.group(1)
-    table = []
+    table: list[tuple[tuple[frozenset[str], ...], str]] = []
     base = re.search(r"(?:^|\})\.katex\{[^}]*?font:[^;}]*?(KaTeX_\w+)", css)
     if base:
         table.append(((), faces[(base.group(1), "normal", "400")]))

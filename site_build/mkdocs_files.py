@@ -39,7 +39,7 @@ def put_generated(
         files.remove(existing)
     if content is not None:
         files.append(File.generated(config, path, content=content))
-    else:
+    elif abs_src_path is not None:
         files.append(File.generated(config, path, abs_src_path=abs_src_path))
 
 

@@ -22,13 +22,13 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import jupytext  # type: ignore[import-untyped]
+
+from site_build.cache import content_key
 
 
 def to_ipynb(source: str) -> str:
@@ -80,10 +80,7 @@ def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str
     >>> environment_key([], {"numpy": "2.4"}) == environment_key([], {"numpy": "2.5"})
     False
     """
-    h = hashlib.sha256(json.dumps(dict(versions), sort_keys=True).encode())
-    for path in sources:
-        h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
+    return content_key(meta=dict(versions), files=sources)
 
 
 _CELL_ID = re.compile(r'id="cell-id=[^"]*"')

@@ -24,19 +24,12 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from site_build.vendor import PYODIDE_DEST, PYODIDE_FILES
+
 #: Where the generated files go in the site.
 MANIFEST_PATH = "practice/manifest.json"
 FILES_DIR = "practice/files"
 HARNESS = "_harness.py"
-#: The Pyodide files the worker fetches (served by the vendor table under vendor/pyodide/).
-PYODIDE_DEST = "vendor/pyodide/"
-PYODIDE_FILES = (
-    "pyodide.js",
-    "pyodide.asm.js",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
 STEP_DIR = re.compile(r"^\d\d_[a-z0-9_]+$")
 REQUIRED = ("starter.py", "solution.py", "checks.py")
 CONSTANTS = ("TITLE", "FUNCTION", "PARAMS")
@@ -122,7 +115,7 @@ def pyodide_info(pyodide_dir: Path) -> dict[str, object]:
     sizes = {name: (pyodide_dir / name).stat().st_size for name in PYODIDE_FILES}
     return {
         "version": package["version"],
-        "index": PYODIDE_DEST,
+        "index": PYODIDE_DEST + "/",
         "bytes": sum(sizes.values()),
         "files": sizes,
     }

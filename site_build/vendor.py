@@ -49,6 +49,21 @@ class Asset:
         return str(PurePosixPath(self.dest) / PurePosixPath(relative))
 
 
+#: Where KaTeX's CSS and fonts go in the site (``mkdocs.yml`` names its CSS there, and
+#: ``tests/test_vendor.py`` checks that the two agree).
+KATEX_DEST = "vendor/katex"
+KATEX_PREFIX = KATEX_DEST + "/"  # the start of every KaTeX file's site path
+#: Where Pyodide's core goes in the site, and the files of it the practice worker fetches
+#: (``site_build/practice.py`` lists their sizes for the loader's progress bar).
+PYODIDE_DEST = "vendor/pyodide"
+PYODIDE_FILES = (
+    "pyodide.js",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
 #: What the site ships from ``node_modules/``. Math is typeset at build time
 #: (``site_build/katex_render.py``), so of KaTeX only the CSS and fonts are
 #: shipped, no JavaScript. KaTeX's CSS names each font as
@@ -64,22 +79,11 @@ ASSETS: tuple[Asset, ...] = (
             "fonts/*.woff",
             "fonts/*.ttf",
         ),
-        dest="vendor/katex",
+        dest=KATEX_DEST,
     ),
-    Asset("katex", base="", patterns=("LICENSE",), dest="vendor/katex"),
+    Asset("katex", base="", patterns=("LICENSE",), dest=KATEX_DEST),
     # Pyodide's core for the practice section's worker (classic worker: pyodide.js).
-    Asset(
-        "pyodide",
-        base="",
-        patterns=(
-            "pyodide.js",
-            "pyodide.asm.js",
-            "pyodide.asm.wasm",
-            "python_stdlib.zip",
-            "pyodide-lock.json",
-        ),
-        dest="vendor/pyodide",
-    ),
+    Asset("pyodide", base="", patterns=PYODIDE_FILES, dest=PYODIDE_DEST),
 )
 
 

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 import attention_ref as ar
 from attention_ref import core
-from tests import oracle
-from tests.oracle import entropy as oracle_entropy
-from tests.oracle import softmax as oracle_softmax
+from testbed import oracle
+from testbed.oracle import entropy as oracle_entropy
+from testbed.oracle import softmax as oracle_softmax
 
 # Tolerances for comparing with the oracle (which computes in exactly rounded double
 # precision from the same input values): relative to the size of the values.

@@ -13,12 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench import budgets, build, kernel, machine, pageweight, report, serve, site, stats
+from bench import build, kernel, machine, report, site, stats
+from testbed import budgets, pageweight, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-MODULES = [stats, report, budgets, kernel, machine, pageweight, serve, site, build]
+# testbed's modules (budgets, pageweight, serve) are doctested by Sybil (conftest.py).
+MODULES = [stats, report, kernel, machine, site, build]
 
 
 @pytest.mark.parametrize("name", [m.__name__ for m in MODULES])

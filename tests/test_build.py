@@ -9,11 +9,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from testbed.site import build_site
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
@@ -24,15 +24,9 @@ FETCHING_ATTR = re.compile(
 
 
 def build(dest: Path) -> None:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = dict(os.environ)
     env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    subprocess.run(
-        [str(mkdocs), "build", "--strict", "--quiet", "-d", str(dest)],
-        cwd=ROOT,
-        check=True,
-        env=env,
-    )
+    build_site(dest, env=env)
 
 
 def digest_tree(root: Path) -> dict[str, str]:

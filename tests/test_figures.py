@@ -21,6 +21,8 @@ import numpy as np
 import pytest
 
 import attention_ref as ar
+from site_build import drawing as D
+from site_build import experiments as E
 from site_build import figures as F
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,17 +37,17 @@ def data_of(name: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def spread() -> F.Spread:
+def spread() -> E.Spread:
     return data_of("spread")  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
-def saturation() -> F.Saturation:
+def saturation() -> E.Saturation:
     return data_of("saturation")  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
-def gradient() -> F.GradientReach:
+def gradient() -> E.GradientReach:
     return data_of("gradient")  # type: ignore[no-any-return]
 
 
@@ -57,7 +59,7 @@ def test_the_sweep_is_1_to_1024_in_powers_of_two() -> None:
         assert spec.params["d_ks"] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
 
-def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: F.Spread) -> None:
+def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: E.Spread) -> None:
     # For X = q·k with d standard-normal products: E[X²] = d and E[X⁴] = 3d² + 6d, so the
     # sample variance of n draws has relative standard error sqrt((2 + 6/d) / n).
     # Five standard errors: a correct implementation fails about once in 10⁵ seeds.
@@ -69,7 +71,7 @@ def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: F.Spread) -> 
         assert abs(scaled - 1) < tol, f"d_k={d:.0f}: scaled variance {scaled:.3f}, expected ≈ 1"
 
 
-def test_unscaled_softmax_saturates_as_d_k_grows(saturation: F.Saturation) -> None:
+def test_unscaled_softmax_saturates_as_d_k_grows(saturation: E.Saturation) -> None:
     top, h = saturation.max_unscaled, saturation.entropy_unscaled
     # Means of 512 queries: the standard error is below 0.02, so steps of -0.03 would be real.
     assert np.all(np.diff(top) > -0.03), top
@@ -79,7 +81,7 @@ def test_unscaled_softmax_saturates_as_d_k_grows(saturation: F.Saturation) -> No
     assert top[-1] - top[0] > 0.6 and h[0] - h[-1] > 2.0
 
 
-def test_scaled_softmax_stays_level(saturation: F.Saturation) -> None:
+def test_scaled_softmax_stays_level(saturation: E.Saturation) -> None:
     top, h = saturation.max_scaled, saturation.entropy_scaled
     uniform = math.log(saturation.n_keys)
     assert np.all(top < 0.35) and np.ptp(top) < 0.1, top
@@ -88,7 +90,7 @@ def test_scaled_softmax_stays_level(saturation: F.Saturation) -> None:
     assert top[0] == saturation.max_unscaled[0] and h[0] == saturation.entropy_unscaled[0]
 
 
-def test_gradient_to_non_max_logits_shrinks_without_scaling(gradient: F.GradientReach) -> None:
+def test_gradient_to_non_max_logits_shrinks_without_scaling(gradient: E.GradientReach) -> None:
     plain, scaled = gradient.unscaled, gradient.scaled
     assert np.all(np.diff(plain) < 0), plain
     assert plain[-1] < plain[0] / 10
@@ -136,8 +138,8 @@ def test_captions_state_the_parameters_used() -> None:
 def test_non_max_reach_by_hand() -> None:
     # Column j of diag(p) - p pᵀ has |p_j (1 - p_j)| on the diagonal and p_i p_j elsewhere,
     # total 2 p_j (1 - p_j). For p = (0.5, 0.3, 0.2) the non-max columns give 0.42 and 0.32.
-    assert float(F.non_max_reach([0.5, 0.3, 0.2])) == pytest.approx(0.37)
-    assert float(F.non_max_reach([0.2, 0.5, 0.3])) == pytest.approx(0.37)
+    assert float(E.non_max_reach([0.5, 0.3, 0.2])) == pytest.approx(0.37)
+    assert float(E.non_max_reach([0.2, 0.5, 0.3])) == pytest.approx(0.37)
 
 
 def test_non_max_reach_against_finite_differences() -> None:
@@ -154,18 +156,18 @@ def test_non_max_reach_against_finite_differences() -> None:
             column = (ar.softmax(up) - ar.softmax(down)) / (2 * eps)  # dp/dz_j
             reach.append(np.abs(column).sum())
         others = [r for j, r in enumerate(reach) if j != int(np.argmax(p[row]))]
-        assert float(F.non_max_reach(p[row])) == pytest.approx(np.mean(others), rel=1e-6)
+        assert float(E.non_max_reach(p[row])) == pytest.approx(np.mean(others), rel=1e-6)
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: F.dot_product_spread([], n_samples=10), "d_ks"),
-        (lambda: F.dot_product_spread([0, 4], n_samples=10), "d_ks"),
-        (lambda: F.dot_product_spread([4], n_samples=1), "n_samples"),
-        (lambda: F.softmax_saturation([4], n_keys=1, n_samples=10), "n_keys"),
-        (lambda: F.gradient_reach([4], n_keys=0, n_samples=10), "n_keys"),
-        (lambda: F.non_max_reach([1.0]), "at least 2 weights"),
+        (lambda: E.dot_product_spread([], n_samples=10), "d_ks"),
+        (lambda: E.dot_product_spread([0, 4], n_samples=10), "d_ks"),
+        (lambda: E.dot_product_spread([4], n_samples=1), "n_samples"),
+        (lambda: E.softmax_saturation([4], n_keys=1, n_samples=10), "n_keys"),
+        (lambda: E.gradient_reach([4], n_keys=0, n_samples=10), "n_keys"),
+        (lambda: E.non_max_reach([1.0]), "at least 2 weights"),
     ],
 )
 def test_bad_arguments_are_named(call: Any, message: str) -> None:
@@ -212,7 +214,7 @@ def test_light_and_dark_differ_and_fill_their_background(
     light, dark = built[f"figures/{name}-light.svg"], built[f"figures/{name}-dark.svg"]
     assert light != dark
     for svg, theme in ((light, "light"), (dark, "dark")):
-        background = F.PALETTES[theme].background  # type: ignore[index]
+        background = D.PALETTES[theme].background  # type: ignore[index]
         assert f"fill: {background}".encode() in svg, f"{name}-{theme}: no opaque background"
 
 
@@ -242,7 +244,7 @@ def test_rendering_leaves_matplotlib_settings_alone() -> None:
 def counting_render() -> tuple[list[str], Any]:
     calls: list[str] = []
 
-    def render(spec: F.FigureSpec) -> dict[F.Theme, bytes]:
+    def render(spec: F.FigureSpec) -> dict[D.Theme, bytes]:
         calls.append(spec.name)
         return {"light": b"<svg>light</svg>", "dark": b"<svg>dark</svg>"}
 
@@ -298,9 +300,10 @@ def test_a_cache_hit_does_not_import_matplotlib(tmp_path: Path) -> None:
     assert out.stdout.split(maxsplit=1) == [str(2 * len(F.FIGURES)), "[]\n"]
 
 
-def test_the_key_reads_attention_ref_and_this_module() -> None:
+def test_the_key_reads_attention_ref_and_the_figure_modules() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in F.source_files()}
-    assert {"attention_ref/core.py", "attention_ref/stats.py", "site_build/figures.py"} <= names
+    figure_modules = {f"site_build/{m}.py" for m in ("experiments", "drawing", "figures")}
+    assert {"attention_ref/core.py", "attention_ref/stats.py"} | figure_modules <= names
 
 
 # --------------------------------------------------------------------------- the page

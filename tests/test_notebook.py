@@ -8,7 +8,6 @@ cell that raised, and checks what it prints against the lesson's claims.
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,6 +19,8 @@ import pytest
 from nbclient import NotebookClient
 
 from site_build.downloads import fill_notebook
+from site_build.experiments import dot_product_spread
+from site_build.figures import FIGURES
 from site_build.notebook import environment_key, to_ipynb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,13 +55,25 @@ def test_notebook_runs_without_error_and_draws_its_plots(executed: nbformat.Note
 
 
 def test_printed_variance_ratios_are_close_to_1(executed: nbformat.NotebookNode) -> None:
-    # Table rows: d_k, Var(q·k), Var / d_k, Var scaled; 2000 pairs give a relative
-    # standard error of at most sqrt(8 / 2000) ≈ 0.063 (at d_k = 1); allow 4 of them.
+    # Table rows: d_k, Var(q·k), Var / d_k, Var scaled; 4096 pairs give a relative
+    # standard error of at most sqrt(8 / 4096) ≈ 0.044 (at d_k = 1); allow 5 of them.
     rows = re.findall(r"^\s*(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", printed(executed), re.M)
     widths = [int(r[0]) for r in rows[:11]]
     assert widths == [2**i for i in range(11)]
     for d, _, ratio, scaled in rows[:11]:
         assert abs(float(ratio) - 1) < 0.25 and abs(float(scaled) - 1) < 0.25, (d, ratio, scaled)
+
+
+def test_the_spread_table_is_the_figures_experiment(executed: nbformat.NotebookNode) -> None:
+    # One √d_k experiment: the notebook reruns, in the reader's own cells, what the
+    # figure draws (site_build/experiments.py), with the figure's parameters.
+    (spec,) = [s for s in FIGURES if s.name == "spread"]
+    assert spec.compute is dot_product_spread
+    data = dot_product_spread(**spec.params)
+    rows = re.findall(r"^\s*(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", printed(executed), re.M)
+    got = [(r[1], r[3]) for r in rows[:11]]
+    want = [(f"{u:.2f}", f"{s:.3f}") for u, s in zip(data.unscaled, data.scaled, strict=True)]
+    assert got == want
 
 
 def test_printed_saturation_table_shows_the_collapse(executed: nbformat.NotebookNode) -> None:
@@ -125,14 +138,14 @@ def load_hook() -> Any:
 def test_hook_moves_the_jupyter_cache_into_a_keyed_folder(tmp_path: Path) -> None:
     hook = load_hook()
     base = tmp_path / "mkdocs-jupyter"
-    (base / "0123456789abcdef").mkdir(parents=True)  # left by an older attention_ref
-    (base / "flat.json").write_text(json.dumps({}))  # left by the plugin's own layout
+    older = base / f"notebook-{'0' * 20}"  # left by an older attention_ref
+    older.mkdir(parents=True)
     plugin = SimpleNamespace(config={"cache": True, "cache_dir": str(base)})
     config = SimpleNamespace(plugins={"mkdocs-jupyter": plugin})
     hook.on_config(config)
     keyed = Path(plugin.config["cache_dir"])
-    assert keyed.parent == base and re.fullmatch(r"[0-9a-f]{16}", keyed.name)
-    assert not (base / "0123456789abcdef").exists() and not (base / "flat.json").exists()
+    assert keyed.parent == base and re.fullmatch(r"notebook-[0-9a-f]{20}", keyed.name)
+    assert keyed.is_dir() and not older.exists()
     hook.on_config(config)  # a second call (mkdocs serve rebuild) must not nest folders
     assert Path(plugin.config["cache_dir"]) == keyed
 

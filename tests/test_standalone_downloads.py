@@ -24,8 +24,9 @@ from urllib.parse import urljoin
 
 import pytest
 
-from bench.serve import serve
 from site_build.practice import site_files
+from testbed.serve import serve
+from testbed.site import build_site
 from tests.fresh_venv import clean_env, install, make_venv, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,14 +81,7 @@ def test_downloaded_notebook_runs_in_a_fresh_environment(tmp_path: Path) -> None
     site = tmp_path / "site"
     site.mkdir()
     with serve(site) as base:
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": base, "HTMLPROOFER": "false"}
-        mkdocs = Path(sys.executable).with_name("mkdocs")
-        subprocess.run(
-            [str(mkdocs), "build", "--strict", "--quiet", "-d", str(site)],
-            cwd=ROOT,
-            check=True,
-            env=env,
-        )
+        build_site(site, env={**os.environ, "SITE_URL": base, "HTMLPROOFER": "false"})
         page_url = urljoin(base, "notebooks/sqrt_dk/")
         page = _get(page_url).decode()
         link = re.search(r'<a href="([^"]+\.ipynb)" download', page)

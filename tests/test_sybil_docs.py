@@ -1,4 +1,4 @@
-"""The Sybil machinery itself (site_build/sybil_docs.py) can fail, and fails for the right reasons.
+"""The Sybil machinery itself (testbed/sybil_docs.py) can fail, and fails for the right reasons.
 
 Each test writes a tiny MkDocs project (mkdocs.yml, a page, a snippet) into a
 temporary folder, parses the page as the root conftest does, and runs its examples.
@@ -13,7 +13,7 @@ import pytest
 from pymdownx.snippets import SnippetMissingError
 from sybil.example import SybilFailure
 
-from site_build.sybil_docs import (
+from testbed.sybil_docs import (
     RenderedMarkdownDocument,
     fence_language,
     is_output_fence,

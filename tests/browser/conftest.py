@@ -8,30 +8,19 @@ test fails at teardown if either list is not empty.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from bench.serve import local_sitemap, serve
+from testbed.chromium import CHROMIUM, CHROMIUM_ARGS
+from testbed.serve import local_sitemap, serve
+from testbed.site import build_site
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("SITE_DIR", ROOT / "site"))
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 LOOPBACK = {"127.0.0.1"}
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -44,11 +33,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def site_dir() -> Path:
     """The built site; built strictly here if `make build` has not made it."""
     if not (SITE / "index.html").exists():
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        mkdocs = Path(sys.executable).with_name("mkdocs")
-        subprocess.run(
-            [str(mkdocs), "build", "--strict", "-d", str(SITE)], cwd=ROOT, check=True, env=env
-        )
+        build_site(SITE, quiet=False)
     return SITE
 
 

@@ -5,7 +5,7 @@ to a host other than 127.0.0.1 (the `page` fixture fails the test otherwise), ev
 formula is typeset by KaTeX, every image (the build's figures) has loaded, the page has
 an "edit this page" link to its source, and axe-core finds no violation. The first load
 stays within the page's budget of bytes and requests in `tests/budgets.json` (counted as
-`bench/pageweight.py` counts them; `python -m bench --update-budgets` rewrites the file).
+`testbed/pageweight.py` counts them; `python -m bench --update-budgets` rewrites the file).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from bench import budgets
-from bench.pageweight import RequestLog
+from testbed import budgets
+from testbed.pageweight import RequestLog
 from tests.browser.axe import axe_violations, describe
 
 ROOT = Path(__file__).resolve().parents[2]

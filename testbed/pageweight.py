@@ -7,7 +7,7 @@ so that both count the same way:
   without headers;
 - **transfer** = what crossed the wire: each response's encoded body plus its headers
   (Playwright's ``request.sizes()``, Chromium's own count). The bench server compresses
-  text types as GitHub Pages does (``bench/serve.py``), so this is what a reader downloads;
+  text types as GitHub Pages does (``testbed/serve.py``), so this is what a reader downloads;
 - **requests** = every finished http(s) request of the page and its workers,
   the document included (``data:`` and ``blob:`` URLs are not requests on the wire).
 """
@@ -17,9 +17,11 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from site_build.vendor import PYODIDE_DEST
+
 #: URL fragments of the heavy things that must load only when needed.
 LAZY_MARKERS = {
-    "pyodide": "vendor/pyodide/",
+    "pyodide": PYODIDE_DEST + "/",
     "editor": "editor.bundle",
     "practice runner": "javascripts/practice/",
     "model data": "it_attention",

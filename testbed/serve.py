@@ -62,7 +62,8 @@ def _compressed(path: str, mtime_ns: int, size: int) -> bytes:
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
+    # The base class declares an instance attribute; each handler only reads it.
+    extensions_map: dict[str, str] = {  # noqa: RUF012
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".js": "text/javascript",
         ".mjs": "text/javascript",

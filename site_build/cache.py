@@ -1,0 +1,166 @@
+"""One content-hash cache for the build: one key function, one layout, one pruning policy.
+
+The build keeps four caches under ``.cache/``: the figures' SVGs, KaTeX's HTML of each
+formula, the editor bundle and the executed notebook. Each stores *entries*, and an
+entry is named ``<name>-<key>``:
+
+- ``name`` says what the entry is (a figure, a formula, ``editor``, ``notebook``);
+- ``key`` is :func:`content_key` of everything the entry is made from (the first
+  :data:`KEY_CHARS` hex digits), so a changed input is a cache miss by construction.
+
+An entry is one or more files ``<name>-<key><suffix>`` (written atomically, so a crash or
+a parallel build never reads half a file) or one folder ``<name>-<key>`` that another
+program fills (mkdocs-jupyter's cache).
+
+The pruning policy, the same for all four: **storing an entry removes the entries of the
+same name with another key.** An edited figure, a KaTeX upgrade, a new editor bundle or
+an edit to ``attention_ref`` replaces what it makes stale, and a cache holds one entry
+per name. (A formula deleted from every page leaves its one small file behind until
+``make clean``: nothing stores that name again.)
+
+Examples
+--------
+>>> import tempfile
+>>> cache = ContentCache(Path(tempfile.mkdtemp()))
+>>> key = content_key(meta={"n": 1})
+>>> cache.load("demo", key, (".txt",)) is None
+True
+>>> cache.store("demo", key, {".txt": b"one"})
+>>> cache.load("demo", key, (".txt",))
+{'.txt': b'one'}
+>>> new = content_key(meta={"n": 2})
+>>> cache.store("demo", new, {".txt": b"two"})
+>>> cache.load("demo", key, (".txt",)) is None, [p.name[:5] for p in cache.entries("demo")]
+(True, ['demo-'])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+#: How many hex digits of the SHA-256 name an entry (80 bits: no collision in practice).
+KEY_CHARS = 20
+
+
+def content_key(
+    *, meta: object = None, files: Iterable[Path] = (), data: Iterable[bytes] = ()
+) -> str:
+    """SHA-256 (64 hex digits) of everything an entry is made from.
+
+    Parameters
+    ----------
+    meta : JSON-serialisable, optional
+        Parameters and versions (dict keys are sorted, so their order does not matter).
+    files : iterable of Path
+        Source files, by name and bytes, in the order given.
+    data : iterable of bytes
+        Other inputs, in the order given.
+
+    Returns
+    -------
+    str
+        The hex digest. Every part is length-prefixed, so no two different inputs can
+        run together into the same bytes.
+
+    Examples
+    --------
+    >>> a = content_key(meta={"x": 1, "y": 2})
+    >>> a == content_key(meta={"y": 2, "x": 1}), len(a)
+    (True, 64)
+    >>> content_key(data=[b"ab", b"c"]) == content_key(data=[b"a", b"bc"])
+    False
+    """
+    digest = hashlib.sha256()
+
+    def part(blob: bytes) -> None:
+        digest.update(len(blob).to_bytes(8, "big"))
+        digest.update(blob)
+
+    part(json.dumps(meta, sort_keys=True).encode("utf-8"))
+    for path in files:
+        part(path.name.encode("utf-8"))
+        part(path.read_bytes())
+    for blob in data:
+        part(blob)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class ContentCache:
+    """A cache folder of entries named ``<name>-<key>`` (see the module's docstring).
+
+    Parameters
+    ----------
+    folder : Path
+        Where the entries live (created when the first one is stored).
+    """
+
+    folder: Path
+
+    def path(self, name: str, key: str, suffix: str = "") -> Path:
+        """The file (or, with no suffix, the folder) of an entry.
+
+        Examples
+        --------
+        >>> ContentCache(Path("c")).path("spread", "ab" * 32, "-light.svg").as_posix()
+        'c/spread-abababababababababab-light.svg'
+        """
+        return self.folder / f"{name}-{key[:KEY_CHARS]}{suffix}"
+
+    def entries(self, name: str) -> list[Path]:
+        """Every file or folder of the entries named ``name``, whatever their key."""
+        if not self.folder.is_dir():
+            return []
+        pattern = re.compile(rf"{re.escape(name)}-[0-9a-f]{{{KEY_CHARS}}}(?![0-9a-f])")
+        return sorted(p for p in self.folder.iterdir() if pattern.match(p.name))
+
+    def load(self, name: str, key: str, suffixes: Sequence[str]) -> dict[str, bytes] | None:
+        """The entry's files by suffix, or None unless every one of them is there."""
+        paths = {suffix: self.path(name, key, suffix) for suffix in suffixes}
+        if not all(p.is_file() for p in paths.values()):
+            return None
+        return {suffix: p.read_bytes() for suffix, p in paths.items()}
+
+    def store(self, name: str, key: str, contents: Mapping[str, bytes]) -> None:
+        """Write the entry's files (each atomically), then prune the name's other keys."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for suffix, blob in contents.items():
+            path = self.path(name, key, suffix)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_bytes(blob)
+            tmp.replace(path)
+        self.prune(name, keep=[self.path(name, key, suffix) for suffix in contents])
+
+    def folder_for(self, name: str, key: str) -> Path:
+        """An entry that is a folder (created), for a program that fills it; prunes the rest.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> cache = ContentCache(Path(tempfile.mkdtemp()))
+        >>> old = cache.folder_for("notebook", "a" * 64)
+        >>> new = cache.folder_for("notebook", "b" * 64)
+        >>> old.exists(), new.is_dir()
+        (False, True)
+        """
+        path = self.path(name, key)
+        path.mkdir(parents=True, exist_ok=True)
+        self.prune(name, keep=[path])
+        return path
+
+    def prune(self, name: str, keep: Iterable[Path]) -> None:
+        """Remove every file or folder of the entries named ``name`` but ``keep``."""
+        kept = set(keep)
+        for path in self.entries(name):
+            if path in kept:
+                continue
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink(missing_ok=True)

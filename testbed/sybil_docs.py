@@ -1,0 +1,348 @@
+"""Sybil support for testing the pages *as rendered*.
+
+Two pieces, wired up in the root ``conftest.py``:
+
+:class:`RenderedMarkdownDocument`
+    A Sybil document type that expands the ``--8<--`` includes of a Markdown page
+    with pymdownx.snippets' own preprocessor, configured from ``mkdocs.yml``,
+    before any parser sees the text. Sybil therefore tests the code a reader sees,
+    not the include lines.
+
+:class:`PageCodeParser`
+    Runs every Python-like fence. The language is the first word of the info
+    string, so ```` ```py ````, ```` ```python title="x.py" ```` and
+    ```` ```{ .python } ```` all count (Sybil's stock parser only runs fences whose
+    info string is exactly ``python``).
+
+    - ``pycon`` fences (and python fences starting with ``>>>``) are doctests.
+    - ``python``/``py`` fences are executed. If the fence is followed directly by an
+      output fence (```` ```text title="Output" ````), what the code prints must
+      equal that block (trailing spaces ignored). If there is no output block, the
+      code must print nothing: printed output is always shown and always checked.
+    - An output block with no Python fence right before it is an error.
+
+Examples
+--------
+>>> fence_language('python title="worked_example.py"')
+'python'
+>>> fence_language('{ .pycon linenums="1" }')
+'pycon'
+>>> is_output_fence('text title="Output"'), is_output_fence("text")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import doctest
+import functools
+import io
+import os
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import redirect_stdout
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import markdown
+from mkdocs.utils.yaml import get_yaml_loader, yaml_load
+from sybil import Document, Example, Region, Sybil
+from sybil.evaluators.doctest import DocTestEvaluator
+from sybil.evaluators.python import PythonEvaluator
+from sybil.parsers.abstract.doctest import DocTestStringParser
+from sybil.parsers.markdown import SkipParser
+from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
+
+#: Info-string languages that are executed as Python code.
+PYTHON_CODE = frozenset({"python", "py", "python3", "py3"})
+#: Info-string languages that are doctest sessions (``>>>`` prompts and output).
+PYTHON_SESSION = frozenset({"pycon"})
+PYTHON_LIKE = PYTHON_CODE | PYTHON_SESSION
+
+DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE
+
+_OUTPUT_TITLE = re.compile(r"""\btitle\s*=\s*["']Output["']""")
+
+# A fence opening line: optional indentation or list/quote prefix, then ``` or ~~~, then info.
+FENCE_OPENING = re.compile(
+    r"^(?P<indent>[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d+[.)])[ \t]+)?)"
+    r"(?P<fence>`{3,}|~{3,})(?P<info>.*)$",
+    re.MULTILINE,
+)
+
+
+def fence_language(info: str) -> str:
+    """Return the language of a fence from its info string: the first word, lowercased.
+
+    Handles ``python title="x"`` and the attribute-list form ``{ .python ... }``.
+    """
+    text = info.strip()
+    if text.startswith("{"):
+        text = text[1:].lstrip().removeprefix(".")
+    match = re.match(r"[^\s{}]*", text)
+    return match.group(0).lower() if match else ""
+
+
+def is_output_fence(info: str) -> bool:
+    """True for the block that shows what the Python block before it prints."""
+    return fence_language(info) == "text" and bool(_OUTPUT_TITLE.search(info))
+
+
+def python_like_fence_count(text: str) -> int:
+    """Count the Python-like fences in Markdown text, independently of Sybil's lexer.
+
+    Only opening fences are counted: a line that opens a fence with a Python-like
+    language. Closing fences have no info string, so they never count.
+    """
+    return sum(1 for m in FENCE_OPENING.finditer(text) if fence_language(m["info"]) in PYTHON_LIKE)
+
+
+# --- Expanding the includes -----------------------------------------------------------
+
+
+@functools.cache
+def _mkdocs_yml(config_file: Path, page_src_path: str) -> dict[str, Any]:
+    # MkDocs' own YAML loader, so !ENV and !relative resolve as in a build. The
+    # placeholder config carries what the !relative tags look at when used.
+    fake = SimpleNamespace(
+        config_file_path=str(config_file),
+        docs_dir=str(config_file.parent / "docs"),
+        _current_page=SimpleNamespace(file=SimpleNamespace(src_path=page_src_path)),
+    )
+    loader = get_yaml_loader(config=fake)  # type: ignore[arg-type]
+    config = yaml_load(config_file.read_text(encoding="utf-8"), loader=loader)
+    fake.docs_dir = str(config_file.parent / str(config.get("docs_dir", "docs")))
+    return config
+
+
+def _plain(value: Any) -> Any:
+    """Turn MkDocs' path placeholders (os.PathLike) into plain strings, recursively."""
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def snippet_settings(config_file: Path, page: Path) -> dict[str, Any]:
+    """Return the ``pymdownx.snippets`` settings of ``mkdocs.yml`` for ``page``."""
+    config = _mkdocs_yml(config_file.resolve(), _page_src_path(config_file, page))
+    for entry in config.get("markdown_extensions", []):
+        if entry == "pymdownx.snippets":
+            return {}
+        if isinstance(entry, dict) and "pymdownx.snippets" in entry:
+            return dict(_plain(entry["pymdownx.snippets"] or {}))
+    raise ValueError(f"{config_file} does not enable pymdownx.snippets in markdown_extensions")
+
+
+def _page_src_path(config_file: Path, page: Path) -> str:
+    docs_dir = config_file.resolve().parent / "docs"
+    try:
+        return page.resolve().relative_to(docs_dir).as_posix()
+    except ValueError:
+        return page.name
+
+
+def expand_includes(text: str, config_file: Path, page: Path) -> str:
+    """Expand ``--8<--`` includes exactly as the MkDocs build does (pymdownx.snippets)."""
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={"pymdownx.snippets": snippet_settings(config_file, page)},
+    )
+    lines = md.preprocessors["snippet"].run(text.split("\n"))
+    return "\n".join(lines)
+
+
+def find_config_file(start: Path) -> Path:
+    """Find ``mkdocs.yml`` in ``start`` or one of its parents."""
+    for folder in [start, *start.parents]:
+        candidate = folder / "mkdocs.yml"
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"no mkdocs.yml above {start}")
+
+
+class RenderedMarkdownDocument(Document):
+    """A Markdown page with its ``--8<--`` includes expanded, as MkDocs renders it.
+
+    ``text`` is the expanded page (Sybil's line numbers count its lines);
+    ``raw_text`` keeps the file as written, and :meth:`source_line` maps a line of
+    the expanded text back to the page as written, so test ids and messages name
+    lines an author can find.
+    """
+
+    raw_text: str
+    #: For each line of ``text`` (0-based): (line of the file as written, 1-based;
+    #: line within that line's include, 1-based, or 0 if the line is not included).
+    line_map: list[tuple[int, int]] | None
+
+    @classmethod
+    def parse(cls, path: str, *parsers: Any, encoding: str = "utf-8") -> Document:
+        page = Path(path)
+        raw = page.read_text(encoding=encoding)
+        config_file = find_config_file(page.resolve().parent)
+        expanded = expand_includes(raw, config_file, page)
+        document = cls(expanded, path)
+        document.raw_text = raw
+        document.line_map = _line_map(
+            raw, expanded, lambda text: expand_includes(text, config_file, page)
+        )
+        for parser in parsers:
+            for region in parser(document):
+                document.add(region)
+        return document
+
+    def source_line(self, line: int) -> str:
+        """Name line ``line`` (1-based) of the expanded text by the page as written.
+
+        ``"42"`` for line 42 of the file, ``"42+7"`` for the 7th line that the
+        include on line 42 brought in.
+        """
+        if not self.line_map or not 1 <= line <= len(self.line_map):
+            return f"{line} (expanded)"
+        raw, inner = self.line_map[line - 1]
+        return f"{raw}+{inner}" if inner else str(raw)
+
+
+_INCLUDE_LINE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["']).+?\1[ \t]*$""")
+
+
+def _line_map(raw: str, expanded: str, expand: Any) -> list[tuple[int, int]] | None:
+    """Map expanded lines to (raw line, line within its include), or None if unsure.
+
+    Inline includes (``--8<-- "file"``) expand line by line, so each one is expanded
+    on its own to count the lines it brings in. If the counts do not add up (the
+    block form of includes, for instance), there is no map.
+    """
+    mapping: list[tuple[int, int]] = []
+    for number, line in enumerate(raw.split("\n"), start=1):
+        if _INCLUDE_LINE.match(line):
+            count = len(expand(line).split("\n"))
+            mapping.extend((number, inner) for inner in range(1, count + 1))
+        else:
+            mapping.append((number, 0))
+    return mapping if len(mapping) == len(expanded.split("\n")) else None
+
+
+class PageSybil(Sybil):
+    """A :class:`~sybil.Sybil` whose test ids name lines of pages as written."""
+
+    def identify(self, example: Example) -> str:
+        document = example.document
+        if isinstance(document, RenderedMarkdownDocument):
+            name = f"sybil:{self.name}," if self.name else ""
+            return f"{name}line:{document.source_line(example.line)},column:{example.column}"
+        return super().identify(example)
+
+
+# --- Running the fences -------------------------------------------------------------------
+
+
+def _normalise_output(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+
+
+def _shorten(text: str, limit: int = 2000) -> str:
+    return (
+        text if len(text) <= limit else f"{text[:limit]}\n... ({len(text) - limit} more characters)"
+    )
+
+
+class PythonWithOutput:
+    """Evaluate a Python block and compare what it prints with the page's output block."""
+
+    def __init__(self, expected: str | None) -> None:
+        self.expected = expected
+        self.run = PythonEvaluator()
+
+    def __call__(self, example: Example) -> str | None:
+        printed = io.StringIO()
+        with redirect_stdout(printed):
+            self.run(example)
+        got = _normalise_output(printed.getvalue())
+        if self.expected is None:
+            if got:
+                return (
+                    f"{_where(example)}: this block prints, but the page shows no output "
+                    f'block after it (```text title="Output"). It printed:\n{_shorten(got)}'
+                )
+            return None
+        want = _normalise_output(self.expected)
+        if got != want:
+            return (
+                f"{_where(example)}: printed output differs from the page.\n"
+                f"The page shows:\n{_shorten(want)}\nThe code printed:\n{_shorten(got)}"
+            )
+        return None
+
+
+def _where(example: Example) -> str:
+    document = example.document
+    if isinstance(document, RenderedMarkdownDocument):
+        return f"{Path(document.path).name} line {document.source_line(example.line)} as written"
+    return f"{Path(example.path).name} line {example.line}"
+
+
+def _orphan_output(example: Example) -> str:
+    return (
+        f"{_where(example)}: an output block"
+        ' (```text title="Output") must directly follow a Python block'
+    )
+
+
+class PageCodeParser:
+    """Sybil parser for every Python-like fence of a page (see the module docstring)."""
+
+    def __init__(self, doctest_flags: int = DOCTEST_FLAGS) -> None:
+        self.lexer = RawFencedCodeBlockLexer(
+            info_pattern=re.compile(r"(?P<info>[^\n]*)$\n", re.MULTILINE),
+            mapping={"info": "info", "source": "source"},
+        )
+        self.doctests = DocTestStringParser(DocTestEvaluator(doctest_flags))
+
+    def __call__(self, document: Document) -> Iterator[Region]:
+        fences = sorted(self.lexer(document), key=lambda r: r.start)
+        consumed: set[int] = set()
+        for index, fence in enumerate(fences):
+            if index in consumed:
+                continue
+            info = fence.lexemes["info"]
+            language = fence_language(info)
+            source = fence.lexemes["source"]
+            if is_output_fence(info):
+                yield Region(fence.start, fence.end, source, _orphan_output)
+            elif language in PYTHON_SESSION or (
+                language in PYTHON_CODE and source.startswith(">>>")
+            ):
+                yield from self._doctest_regions(fence, source, document.path)
+            elif language in PYTHON_CODE:
+                expected, end = None, fence.end
+                following = fences[index + 1] if index + 1 < len(fences) else None
+                if (
+                    following is not None
+                    and is_output_fence(following.lexemes["info"])
+                    and not document.text[fence.end : following.start].strip()
+                ):
+                    consumed.add(index + 1)
+                    expected, end = str(following.lexemes["source"]), following.end
+                yield Region(fence.start, end, source, PythonWithOutput(expected))
+
+    def _doctest_regions(self, fence: Region, source: Any, path: str) -> Iterable[Region]:
+        found = False
+        for region in self.doctests(source, path):
+            region.adjust(fence, source)
+            found = True
+            yield region
+        if not found:
+            yield Region(fence.start, fence.end, source, _empty_session)
+
+
+def _empty_session(example: Example) -> str:
+    return "a pycon block without any >>> prompt: nothing in it is checked"
+
+
+def page_parsers() -> list[Any]:
+    """The parsers Sybil applies to every page: Python-like fences, and skip directives."""
+    return [PageCodeParser(), SkipParser()]
