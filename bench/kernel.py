@@ -6,7 +6,8 @@ For batch 1 x 4 heads x n x d_k=64, n in 128, 512, 2048, float32 and float64:
   blocks of queries out over as many threads as numpy's BLAS has, see ``attention_ref.core``);
 - ``floor``: the two matrix products alone with numpy (``q @ k^T`` then ``w @ v`` into
   preallocated arrays): any exact attention must at least do these;
-- ``oracle``: the plain-loop implementation the tests check against (small n only);
+- ``oracle``: the plain-loop implementation the tests check against (``testbed.oracle``,
+  small n only);
 - ``torch``: ``torch.nn.functional.scaled_dot_product_attention`` on the CPU with the same
   number of threads as numpy's BLAS, where torch is installed (``make model-deps``).
 
@@ -23,7 +24,6 @@ runs is recorded from threadpoolctl.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import subprocess
@@ -91,26 +91,31 @@ def floor_fn(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> Callable[[], np.nda
     return floor
 
 
-def load_oracle() -> Callable[..., Any] | None:
-    """The plain-loop oracle of the tests (``tests/oracle.py``), or None if absent."""
-    sys.path.insert(0, str(ROOT))
-    try:
-        module = importlib.import_module("tests.oracle")
-    except ImportError:
-        return None
-    for name in ("scaled_dot_product_attention", "attention", "sdpa"):
-        fn = getattr(module, name, None)
-        if callable(fn):
-            return fn  # type: ignore[no-any-return]
-    return None
+def _bind(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+    """``fn`` with its arguments fixed now (a loop's variables, not their last values).
+
+    Examples
+    --------
+    >>> calls = [_bind(lambda x: x * 2, n) for n in (1, 2)]
+    >>> [c() for c in calls]
+    [2, 4]
+    """
+    return lambda: fn(*args)
+
+
+def load_oracle() -> Callable[..., Any]:
+    """The plain-loop oracle the tests trust (:mod:`testbed.oracle`)."""
+    from testbed.oracle import scaled_dot_product_attention
+
+    return scaled_dot_product_attention
 
 
 def blas_info() -> dict[str, Any]:
     """Which BLAS numpy runs (threadpoolctl if installed, else numpy's build config)."""
     try:
-        from threadpoolctl import threadpool_info
+        from threadpoolctl import threadpool_info  # type: ignore[import-untyped]
     except ImportError:
-        config = np.show_config(mode="dicts")  # type: ignore[func-returns-value]
+        config: Any = np.show_config(mode="dicts")
         blas = config.get("Build Dependencies", {}).get("blas", {})
         return {
             "source": "numpy.show_config",
@@ -118,13 +123,13 @@ def blas_info() -> dict[str, Any]:
             "version": blas.get("version"),
             "num_threads": os.cpu_count(),
         }
-    pools = [
+    pools: list[dict[str, Any]] = [
         {key: info.get(key) for key in ("user_api", "internal_api", "version", "architecture")}
         | {"num_threads": info.get("num_threads"), "threading_layer": info.get("threading_layer")}
         for info in threadpool_info()
     ]
-    blas = [p for p in pools if p["user_api"] == "blas"]
-    threads = blas[0]["num_threads"] if blas else os.cpu_count()
+    blas_pools = [p for p in pools if p["user_api"] == "blas"]
+    threads = blas_pools[0]["num_threads"] if blas_pools else os.cpu_count()
     return {"source": "threadpoolctl", "pools": pools, "num_threads": threads}
 
 
@@ -139,18 +144,14 @@ def measure_numpy(sizes: tuple[int, ...], repeat: int) -> dict[str, Any]:
             q, k, v = make_inputs(n, dtype)
             row: dict[str, Any] = {"dtype": dtype, "n": n}
             row["attention_ref"] = time_call(
-                lambda q=q, k=k, v=v: scaled_dot_product_attention(q, k, v), repeat=repeat
+                _bind(scaled_dot_product_attention, q, k, v), repeat=repeat
             )
             row["floor"] = time_call(floor_fn(q, k, v), repeat=repeat)
             if oracle is not None and n <= ORACLE_MAX_N:
-                row["oracle"] = time_call(
-                    lambda q=q, k=k, v=v: oracle(q, k, v), repeat=3, warmup=0, min_sample=0
-                )
+                row["oracle"] = time_call(_bind(oracle, q, k, v), repeat=3, warmup=0, min_sample=0)
             itemsize = np.dtype(dtype).itemsize
             row["weights_bytes"] = weights_bytes(n, n, itemsize)
-            row["peak_extra_bytes"] = peak_extra_bytes(
-                lambda q=q, k=k, v=v: scaled_dot_product_attention(q, k, v)
-            )
+            row["peak_extra_bytes"] = peak_extra_bytes(_bind(scaled_dot_product_attention, q, k, v))
             rows.append(row)
             print(f"  kernel {dtype} n={n}: done", file=sys.stderr, flush=True)
     return {"rows": rows, "blas": blas_info(), "oracle_found": oracle is not None}
@@ -169,9 +170,7 @@ def measure_torch(sizes: tuple[int, ...], repeat: int, threads: int) -> dict[str
         for dtype in DTYPES:
             for n in sizes:
                 q, k, v = (torch.from_numpy(a) for a in make_inputs(n, dtype))
-                timing = time_call(
-                    lambda q=q, k=k, v=v: F.scaled_dot_product_attention(q, k, v), repeat=repeat
-                )
+                timing = time_call(_bind(F.scaled_dot_product_attention, q, k, v), repeat=repeat)
                 rows.append({"dtype": dtype, "n": n, "torch": timing})
     return {
         "available": True,

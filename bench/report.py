@@ -189,7 +189,11 @@ def fmt_ms(s: dict[str, Any] | None) -> str:
     """
     if not s:
         return "–"
-    one = (lambda v: f"{v / 1000:.2f} s") if s["median"] >= 1000 else (lambda v: f"{v:.0f} ms")
+    seconds = s["median"] >= 1000
+
+    def one(v: float) -> str:
+        return f"{v / 1000:.2f} s" if seconds else f"{v:.0f} ms"
+
     if s["min"] == s["max"]:
         return one(s["median"])
     return f"{one(s['median'])} ({one(s['min']).split()[0]}–{one(s['max']).split()[0]})"
@@ -422,7 +426,7 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
                     worst <= TARGET_PEAK,
                 )
             )
-    site = results.get("site")
+    site: dict[str, Any] = results.get("site") or {}
     lesson = site["pages"].get(LESSON) if site else None
     if site:
         for path, e in site["pages"].items():

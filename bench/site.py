@@ -203,7 +203,9 @@ def lighthouse(url: str, runs: int, out_dir: Path) -> dict[str, Any]:
     }
 
 
-def measure_site(site: Path, browser: Any, runs: int, out_dir: Path, pages: list[str]) -> dict:
+def measure_site(
+    site: Path, browser: Any, runs: int, out_dir: Path, pages: list[str]
+) -> dict[str, Any]:
     """First load and Lighthouse for each page of one built site."""
     results: dict[str, Any] = {}
     with serve(site) as base:

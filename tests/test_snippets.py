@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from site_build.sybil_docs import RenderedMarkdownDocument, page_parsers
+from testbed.sybil_docs import RenderedMarkdownDocument, page_parsers
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
