@@ -44,6 +44,13 @@ PRECISION = {"q": 1, "scores": 2, "scaled": 3, "weights": 3, "output": 2, "entro
 #: The query components' range and step (sliders and the drag plane).
 QUERY_CONTROLS = {"min": -3.0, "max": 3.0, "step": 0.1, "plane_pair": [0, 2]}
 
+#: The explorer's challenges: the key to make win (k3, counted from 0 here), the value
+#: to approach (v2) and how near counts as close, and how much to stretch the query.
+WIN_KEY = 2
+NEAR_VALUE = 1
+NEAR_WITHIN = 0.25
+DOUBLE_FACTOR = 2.0
+
 #: The seeded d_k experiment: how many keys, the first seed, the default d_k.
 DK_KEYS = 8
 DK_SEED = 1
@@ -108,6 +115,59 @@ def worked_example(
     }
 
 
+def challenge_data(
+    controls: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The explorer's challenges, with the numbers their explanations rest on, from attention_ref.
+
+    - ``win``: the key the reader must make win.
+    - ``near``: the value to approach, how near counts as close, and the closest the
+      query controls can get (at the corner that maximises that value's score and
+      minimises the others'): its weights stay positive, so the distance does too.
+    - ``double``: the query to stretch, the factor, and attention_ref's weights before
+      and after.
+
+    Examples
+    --------
+    >>> ch = challenge_data()
+    >>> ch["near"]["closest"]["q"]
+    [-3.0, 3.0, -3.0, 3.0]
+    >>> round(ch["near"]["closest"]["distance"], 3), ch["near"]["closest"]["distance"] > 0
+    (0.065, True)
+    >>> [round(w, 3) for w in ch["double"]["weights"]]
+    [0.665, 0.09, 0.245]
+    """
+    c = QUERY_CONTROLS if controls is None else controls
+    lo, hi = float(c["min"]), float(c["max"])
+    keys = np.asarray(WORKED_KEYS, dtype=np.float64)
+    values = np.asarray(WORKED_VALUES, dtype=np.float64)
+    # Each component at the end of its range that raises the target key's score more
+    # than the others': the sign of (k_target - mean of the other keys).
+    others = np.delete(keys, NEAR_VALUE, axis=0).mean(axis=0)
+    corner = np.where(keys[NEAR_VALUE] - others >= 0, hi, lo)
+    closest_out = attention_ref.scaled_dot_product_attention(corner, keys, values)
+    base = np.asarray(WORKED_Q, dtype=np.float64)
+    return {
+        "win": WIN_KEY,
+        "near": {
+            "value": NEAR_VALUE,
+            "within": NEAR_WITHIN,
+            "closest": {
+                "q": _floats(corner),
+                "weights": _floats(attention_ref.attention_weights(corner, keys)),
+                "output": _floats(closest_out),
+                "distance": float(np.linalg.norm(closest_out - values[NEAR_VALUE])),
+            },
+        },
+        "double": {
+            "base": _floats(base),
+            "factor": DOUBLE_FACTOR,
+            "base_weights": _floats(attention_ref.attention_weights(base, keys)),
+            "weights": _floats(attention_ref.attention_weights(DOUBLE_FACTOR * base, keys)),
+        },
+    }
+
+
 def dk_choices(lowest: int = 1, highest: int = 1024) -> list[int]:
     """The d_k slider's stops: every power of two from ``lowest`` to ``highest``.
 
@@ -146,6 +206,7 @@ def explorer_data() -> dict[str, Any]:
         "schema": 1,
         "worked_example": worked_example(),
         "query_controls": dict(QUERY_CONTROLS),
+        "challenges": challenge_data(),
         "dk_slider": {
             "d_k": choices,
             "default_d_k": DK_DEFAULT,

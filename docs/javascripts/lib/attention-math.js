@@ -136,3 +136,76 @@ export function fixed(x, dp) {
   if (/^-0\.?0*$/.test(s)) s = s.slice(1);
   return s.replace("-", "\u2212");
 }
+
+// --- the explorer's challenges ----------------------------------------------------
+// Each condition is read from the widget's own state (the query) and computed here, so
+// node --test can check it against hand-worked values. Two numbers closer than TIE
+// count as equal: 0.3 + 0.7 and 1.0 differ in the last bit of a double, and a reader
+// who made two scores equal on the sliders has made them equal.
+
+export const TIE = 1e-9;
+
+/** Index of the single largest weight, or -1 when the top place is shared (within tol). */
+export function winner(weights, tol = TIE) {
+  let best = 0;
+  for (let j = 1; j < weights.length; j++) if (weights[j] > weights[best]) best = j;
+  const shared = weights.some((w, j) => j !== best && weights[best] - w <= tol);
+  return shared ? -1 : best;
+}
+
+/** True when the largest and the smallest weight differ by at most tol. */
+export function allEqual(weights, tol = TIE) {
+  return Math.max(...weights) - Math.min(...weights) <= tol;
+}
+
+/** Euclidean distance between two points of the same dimension. */
+export function distance(a, b) {
+  if (a.length !== b.length) {
+    throw new RangeError(`distance: points differ in dimension (${a.length} and ${b.length})`);
+  }
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] - b[i]) ** 2;
+  return Math.sqrt(s);
+}
+
+/** True when q is `factor` times base, component by component (base not all zero). */
+export function isScaledCopy(q, base, factor, tol = TIE) {
+  if (q.length !== base.length || base.every((b) => b === 0)) return false;
+  return q.every((v, i) => Math.abs(v - factor * base[i]) <= tol);
+}
+
+/**
+ * The four challenges of the explorer for the query q. `spec` names the key to make
+ * win (`win`), the value to approach and how near counts as close (`near.value`,
+ * `near.within`), and the query to double (`double.base`, `double.factor`).
+ * Returns, per challenge, `solved` and the numbers its explanation quotes.
+ */
+export function challenges(q, keys, values, spec) {
+  const r = attend(q, keys, values);
+  const top = winner(r.weights);
+  const target = values[spec.near.value];
+  const gap = distance(r.output, target);
+  const base = attend(spec.double.base, keys, values);
+  const doubled = isScaledCopy(q, spec.double.base, spec.double.factor);
+  const before = { max: Math.max(...base.weights), entropy: entropy(base.weights) };
+  const after = { max: Math.max(...r.weights), entropy: entropy(r.weights) };
+  return {
+    win: { solved: top === spec.win, winner: top, scores: r.scores, weights: r.weights },
+    equal: { solved: allEqual(r.weights), scores: r.scores, weights: r.weights },
+    near: {
+      // "solved" means close; exact is what the reader was asked to try, and never happens
+      solved: gap <= spec.near.within,
+      exact: gap === 0,
+      distance: gap,
+      output: r.output,
+      others: r.weights.filter((_, j) => j !== spec.near.value),
+      weight: r.weights[spec.near.value],
+    },
+    double: {
+      solved: doubled && after.max > before.max && after.entropy < before.entropy,
+      doubled,
+      before: { ...before, scores: base.scores, weights: base.weights },
+      after: { ...after, scores: r.scores, weights: r.weights },
+    },
+  };
+}
