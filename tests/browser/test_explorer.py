@@ -85,12 +85,56 @@ def check_query_part(page: Any) -> list[float]:
     shown_out = texts(page, "[data-ex='output']")[0].strip("[] ").split(",")
     for c, (t, r) in enumerate(zip(shown_out, out, strict=True)):
         check_number(f"q={q} output[{c + 1}]", t, float(r), PRECISION["output"])
+    check_challenges(page, q)
     # The bars are as long as the weights.
     widths = page.eval_on_selector_all(
         "[data-ex='weight']", "es => es.map(e => e.previousElementSibling.firstChild.style.width)"
     )
     assert [float(w.rstrip("%")) for w in widths] == pytest.approx(100 * weights, abs=0.051)
     return q
+
+
+CHALLENGES = DATA["challenges"]
+TIE = 1e-9  # as the widget's maths: closer than this counts as equal
+
+
+def challenge_oracle(q: list[float]) -> dict[str, bool]:
+    """Each challenge's condition for the query q, decided here from attention_ref."""
+    weights = attention_ref.attention_weights(q, WORKED_KEYS)  # (3,)
+    out = attention_ref.scaled_dot_product_attention(q, WORKED_KEYS, WORKED_VALUES)  # (2,)
+    win = CHALLENGES["win"]
+    others = np.delete(weights, win)
+    base = np.asarray(CHALLENGES["double"]["base"])
+    base_w = attention_ref.attention_weights(base, WORKED_KEYS)
+    doubled = bool(np.all(np.abs(np.asarray(q) - CHALLENGES["double"]["factor"] * base) <= TIE))
+    near = np.asarray(WORKED_VALUES[CHALLENGES["near"]["value"]], dtype=np.float64)
+    return {
+        "win": bool(weights[win] - others.max() > TIE),
+        "equal": bool(np.ptp(weights) <= TIE),
+        "near": bool(np.linalg.norm(out - near) <= CHALLENGES["near"]["within"]),
+        "double": doubled
+        and bool(weights.max() > base_w.max())
+        and bool(attention_ref.entropy(weights) < attention_ref.entropy(base_w)),
+    }
+
+
+def solved(page: Any) -> dict[str, bool]:
+    items = page.eval_on_selector_all(
+        "[data-challenge]", "es => es.map(e => [e.dataset.challenge, e.dataset.solved])"
+    )
+    return {key: flag == "true" for key, flag in items}
+
+
+def check_challenges(page: Any, q: list[float]) -> dict[str, bool]:
+    """The ticks the page shows agree with attention_ref, and each tick has its sentence."""
+    shown = solved(page)
+    assert shown == challenge_oracle(q), f"q={q}: page {shown}, attention_ref {challenge_oracle(q)}"
+    for key, done in shown.items():
+        item = page.locator(f"[data-challenge='{key}']")
+        assert item.locator(".ex-ch__mark").count() == (1 if done else 0), key
+        status = texts(page, f"[data-ex='challenge-{key}']")[0]
+        assert (status == "Not yet.") == (not done), f"{key}: {status!r}"
+    return shown
 
 
 def check_dk_part(page: Any) -> tuple[int, int]:
@@ -371,3 +415,105 @@ def test_phone_width(page: Any, site_url: str, color_scheme: str, screenshots: P
     )
     assert hidden == 0, "a table of the explorer needs a sideways scroll on a phone"
     page.locator(".ex").screenshot(path=str(screenshots / f"explorer-phone-{color_scheme}.png"))
+
+
+# --- the challenges -------------------------------------------------------------------
+
+
+def press(page: Any, slider: int, key: str, times: int = 1) -> None:
+    for _ in range(times):
+        page.locator(".ex__sliders input").nth(slider).press(key)
+
+
+def only(page: Any, key: str | None) -> list[float]:
+    """Check every number and tick, and that exactly ``key`` (or none) is solved."""
+    q = check_query_part(page)
+    assert [k for k, done in solved(page).items() if done] == ([key] if key else []), q
+    return q
+
+
+def status(page: Any, key: str) -> str:
+    return texts(page, f"[data-ex='challenge-{key}']")[0]
+
+
+def announced(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "(t) => document.querySelector(\"[data-ex='challenge-live']\").textContent.includes(t)",
+        arg=text,
+    )
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"], indirect=True)
+def test_challenges_in_and_out_by_keyboard(page: Any, site_url: str, color_scheme: str) -> None:
+    open_explorer(page, site_url)
+    assert only(page, None) == [1, 0, 1, 0]
+
+    def axe_clean() -> None:
+        violations = axe_violations(page, include=".ex")
+        assert violations == [], describe(violations)
+
+    # 1. k3 wins once q3 < 0: scores q1 + q3 = 0.9, q2 + q4 = 0, q1 = 1.
+    press(page, 2, "ArrowLeft", 11)
+    assert only(page, "win") == [1, 0, -0.1, 0]
+    assert "largest score (1.00 against 0.90, 0.00)" in status(page, "win")
+    announced(page, "Challenge 1 done. Solved:")
+    axe_clean()
+    press(page, 2, "ArrowRight")  # q3 = 0: k1 and k3 tie, nobody wins
+    only(page, None)
+    announced(page, "Challenge 1: no longer done.")
+
+    # 2. Equal weights: q3 = 0 and q2 + q4 = q1.
+    press(page, 3, "ArrowRight", 10)
+    assert only(page, "equal") == [1, 0, 0, 1]
+    weights = attention_ref.attention_weights([1, 0, 0, 1], WORKED_KEYS)
+    assert weights == pytest.approx([1 / 3] * 3, abs=1e-15)
+    assert texts(page, "[data-ex='weight']") == ["0.333"] * 3
+    announced(page, "Challenge 2 done.")
+    axe_clean()
+    press(page, 3, "ArrowRight")
+    only(page, None)
+
+    # 3. Towards v2: the corner of the box gets as close as the sliders allow, never onto it.
+    press(page, 0, "Home")
+    press(page, 1, "End")
+    press(page, 2, "Home")
+    press(page, 3, "End")
+    assert only(page, "near") == CHALLENGES["near"]["closest"]["q"]
+    out = attention_ref.scaled_dot_product_attention(
+        CHALLENGES["near"]["closest"]["q"], WORKED_KEYS, WORKED_VALUES
+    )
+    gap = float(np.linalg.norm(out - np.asarray(WORKED_VALUES[1])))
+    assert 0 < gap <= CHALLENGES["near"]["within"]
+    text = status(page, "near")
+    assert "never exact" in text and f"{gap:.2f} from v2" in text
+    assert texts(page, "[data-ex='output']")[0] != "[0.00, 5.00]"
+    announced(page, "Challenge 3 done.")
+    axe_clean()
+    press(page, 1, "Home")
+    only(page, None)
+
+    # 4. Double the worked query with two Shift+arrow presses on the dot.
+    page.click("text=Back to the worked example")
+    handle = page.locator(".ex__handle")
+    handle.press("Shift+ArrowRight")
+    handle.press("Shift+ArrowUp")
+    assert only(page, "double") == [2, 0, 2, 0]
+    assert "from 0.506 to 0.665" in status(page, "double")
+    announced(page, "Challenge 4 done.")
+    axe_clean()
+    handle.press("ArrowRight")  # 2.1: no longer a doubling
+    only(page, None)
+    announced(page, "Challenge 4: no longer done.")
+
+
+def test_near_v2_is_never_exact_anywhere_on_the_controls() -> None:
+    """Over a grid of the query box, attention_ref never puts the output on v2, and no
+    point gets closer than the exported corner."""
+    lo, hi = DATA["query_controls"]["min"], DATA["query_controls"]["max"]
+    axis = np.linspace(lo, hi, 13)
+    grid = np.stack(np.meshgrid(axis, axis, axis, axis, indexing="ij"), axis=-1).reshape(-1, 4)
+    out = attention_ref.scaled_dot_product_attention(grid, WORKED_KEYS, WORKED_VALUES)  # (n, 2)
+    gaps = np.linalg.norm(out - np.asarray(WORKED_VALUES[1]), axis=-1)
+    best = CHALLENGES["near"]["closest"]["distance"]
+    assert gaps.min() > 0
+    assert gaps.min() >= best - 1e-12

@@ -33,6 +33,7 @@ test("winner: the single largest weight, or -1 for a shared top", () => {
 test("allEqual, distance and isScaledCopy by hand", () => {
   assert.ok(allEqual([1 / 3, 1 / 3, 1 / 3]));
   assert.ok(!allEqual([0.34, 0.33, 0.33]));
+  assert.ok(!allEqual([1 / 3 + 1e-6, 1 / 3, 1 / 3 - 1e-6]));
   assert.equal(distance([0, 0], [3, 4]), 5);
   assert.throws(() => distance([0], [1, 2]), /dimension \(1 and 2\)/);
   assert.ok(isScaledCopy([2, 0, 2, 0], [1, 0, 1, 0], 2));
@@ -82,6 +83,10 @@ test("the output only approaches v2: close at the corner, never exact", () => {
   // One step back from the corner on q2 is still close; the middle of the box is not.
   assert.equal(challenges([-3, 2, -3, 3], K, V, SPEC).near.solved, true);
   assert.equal(challenges([-3, 0, -3, 0], K, V, SPEC).near.solved, false);
+  // q2 = q4 = 1: scores -6, 2, -3, output about [0.31, 4.69], 0.44 away: not close yet.
+  const mid = challenges([-3, 1, -3, 1], K, V, SPEC).near;
+  close(mid.distance, 0.44, 0.01);
+  assert.equal(mid.solved, false);
 });
 
 test("doubling the worked query doubles the scores and sharpens the weights", () => {

@@ -115,6 +115,33 @@ export function build(root, m, data) {
 
   const live = h("p", { class: "visually-hidden", "aria-live": "polite", "data-ex": "live" });
 
+  // The challenges: predict, then check. Each one's condition is computed by the maths
+  // module from the query (m.challenges); here they are only worded and shown.
+  const CH = data.challenges;
+  const spec = { win: CH.win, near: CH.near, double: CH.double };
+  const winKey = CH.win + 1;
+  const nearValue = CH.near.value + 1;
+  const tasks = [
+    ["win", [`Make `, sub("k", winKey), ` win: give it the largest weight. Which components of q must change, and which way?`]],
+    ["equal", ["Make all three weights equal. What do equal weights need from the scores?"]],
+    ["near", [`Try to make the output exactly `, sub("v", nearValue), `. Where must the square go, and can it get there?`]],
+    ["double", [`Predict what doubling the query does to the weights; then, from the worked example, double every component of q (two Shift+arrow presses on the dot do it).`]],
+  ];
+  const chItems = {};
+  const chList = h("ol", { class: "ex-ch__list" });
+  for (const [key, text] of tasks) {
+    const status = h("p", { class: "ex-ch__status", "data-ex": `challenge-${key}` });
+    const li = h("li", { class: "ex-ch__item", "data-challenge": key, "data-solved": "false" },
+      h("p", { class: "ex-ch__task" }, ...text), status);
+    chItems[key] = { li, status, solved: null };
+    chList.append(li);
+  }
+  const chLive = h("p", { class: "visually-hidden", "aria-live": "polite", "data-ex": "challenge-live" });
+  const challengeBox = h("section", { class: "ex-ch", "aria-labelledby": `${id}-t3` },
+    h("p", { class: "ex__title", id: `${id}-t3` }, "Predict, then check"),
+    h("p", { class: "ex__hint" }, "Before you move anything, say what you expect. Each task ticks itself when the explorer reaches it."),
+    chList, chLive);
+
   const part1 = h("section", { class: "ex__part", "aria-labelledby": `${id}-t1` },
     h("p", { class: "ex__title", id: `${id}-t1` }, "Move the query"),
     h("div", { class: "ex__row" },
@@ -125,7 +152,7 @@ export function build(root, m, data) {
       sliderBox),
     qLine,
     h("div", { class: "ex__row" }, h("div", { class: "ex__tablebox" }, table), figure),
-    live);
+    live, challengeBox);
 
   // Part 2: the d_k experiment.
   const dkInput = h("input", { type: "range", id: `${id}-dk`, min: 0, max: D.d_k.length - 1, step: 1, value: state.dkIndex });
@@ -231,12 +258,69 @@ export function build(root, m, data) {
     }
     outText.textContent = vec(r.output, P.output);
     outPlot.update(r.output, r.weights);
+    renderChallenges();
     clearTimeout(liveTimer);
     liveTimer = setTimeout(() => {
       live.textContent =
         `Output ${vec(r.output, P.output)}. Weights ${r.weights.map((w) => fmt(w, P.weights)).join(", ")}; ` +
         `the largest is on key ${best + 1}.`;
     }, 300);
+  }
+
+  const checkMark = () =>
+    svg("svg", { class: "ex-ch__mark", viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", focusable: "false" },
+      svg("path", { d: "M2.5 8.5 6.5 12.5 13.5 3.5" }));
+  const nums = (xs, dp) => xs.map((x) => fmt(x, dp)).join(", ");
+  let chTimer = 0;
+  const chNews = [];
+
+  /** One sentence per challenge: why it worked (or, for v2, why it only comes close). */
+  function explain(key, c) {
+    if (key === "win") {
+      const s = c.scores;
+      const others = s.filter((_, j) => j !== CH.win);
+      return [`Solved: `, sub("k", winKey), ` now has the largest score (${fmt(s[CH.win], P.scores)} against ` +
+        `${nums(others, P.scores)}), and softmax keeps the order of the scores, so it gets the largest weight, ` +
+        `${fmt(c.weights[CH.win], P.weights)}.`];
+    }
+    if (key === "equal") {
+      return [`Solved: all three scores are equal (${fmt(c.scores[0], P.scores)}), and softmax turns equal ` +
+        `scores into equal weights, a third each, so the output is the plain average of the values.`];
+    }
+    if (key === "near") {
+      return [`As close as it gets, never exact: the output is ${fmt(c.distance, P.output)} from `, sub("v", nearValue),
+        `, but softmax gives every key a weight above 0 (here ${nums(c.others, P.weights)}), so the other values ` +
+        `always pull a little; at best these sliders get within ${fmt(CH.near.closest.distance, P.output)}.`];
+    }
+    const b = c.before;
+    const a = c.after;
+    return [`Solved: doubling q doubled every score (${nums(b.scores, P.scores)} became ${nums(a.scores, P.scores)}), ` +
+      `so the gaps between them doubled too and the largest weight rose from ${fmt(b.max, P.weights)} to ` +
+      `${fmt(a.max, P.weights)}: a longer query acts like a lower softmax temperature.`];
+  }
+
+  function renderChallenges() {
+    const states = m.challenges(state.q, W.keys, W.values, spec);
+    tasks.forEach(([key], i) => {
+      const item = chItems[key];
+      const c = states[key];
+      if (c.solved) {
+        item.status.replaceChildren(checkMark(), h("span", {}, ...explain(key, c)));
+      } else if (item.solved !== false) {
+        item.status.replaceChildren(h("span", { class: "ex-ch__open" }, "Not yet."));
+      }
+      if (item.solved !== null && item.solved !== c.solved) {
+        chNews.push(c.solved ? `Challenge ${i + 1} done. ${item.status.textContent}` : `Challenge ${i + 1}: no longer done.`);
+      }
+      item.solved = c.solved;
+      item.li.dataset.solved = String(c.solved);
+    });
+    if (chNews.length) {
+      clearTimeout(chTimer);
+      chTimer = setTimeout(() => {
+        chLive.textContent = chNews.splice(0).join(" ");
+      }, 300);
+    }
   }
 
   const samples = new Map();
