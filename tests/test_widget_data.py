@@ -7,6 +7,7 @@ import math
 import runpy
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import attention_ref
@@ -85,3 +86,24 @@ def test_worked_example_is_the_snippets() -> None:
     assert ns["q"].tolist() == ex["q"]
     assert ns["K"].tolist() == ex["keys"]
     assert ns["V"].tolist() == ex["values"]
+
+
+def test_challenges_closest_corner_is_the_closest_point_and_never_exact() -> None:
+    """Over a grid of the query box, attention_ref never puts the output on v2, and no
+    point gets closer than the exported corner; the doubled weights are sharper."""
+    data = explorer_data()
+    ch, c = data["challenges"], data["query_controls"]
+    keys, values = widget_data.WORKED_KEYS, widget_data.WORKED_VALUES
+    axis = np.linspace(c["min"], c["max"], 13)
+    grid = np.stack(np.meshgrid(axis, axis, axis, axis, indexing="ij"), axis=-1).reshape(-1, 4)
+    out = attention_ref.scaled_dot_product_attention(grid, keys, values)  # (n, 2)
+    gaps = np.linalg.norm(out - np.asarray(values[ch["near"]["value"]]), axis=-1)
+    best = ch["near"]["closest"]["distance"]
+    assert gaps.min() > 0
+    assert gaps.min() == pytest.approx(best, abs=1e-12)
+    assert 0 < best < ch["near"]["within"]
+    assert min(ch["near"]["closest"]["weights"]) > 0
+    before, after = ch["double"]["base_weights"], ch["double"]["weights"]
+    assert max(after) > max(before)
+    assert attention_ref.entropy(np.array(after)) < attention_ref.entropy(np.array(before))
+    assert ch["win"] == 2 and ch["near"]["value"] == 1  # k3 and v2 of the lesson

@@ -289,7 +289,10 @@ export function build(root, m, data) {
     }
     if (key === "near") {
       return [`As close as it gets, never exact: the output is ${fmt(c.distance, P.output)} from `, sub("v", nearValue),
-        `, but softmax gives every key a weight above 0 (here ${nums(c.others, P.weights)}), so the other values ` +
+        `, but softmax gives every key a weight above 0 (here ` +
+        W.keys.map((_, j) => j).filter((j) => j !== CH.near.value)
+          .map((j, i) => `α${j + 1} = ${fmt(c.others[i], P.weights)}`).join(" and ") +
+        `), so the other values ` +
         `always pull a little; at best these sliders get within ${fmt(CH.near.closest.distance, P.output)}.`];
     }
     const b = c.before;
