@@ -113,6 +113,13 @@ def test_each_mistake_fails_with_its_own_hint(mistake: Path) -> None:
     first = next(r for r in failed if r.hint == hint)
     assert first.hint_text == h.hints_of(step)[hint]
     assert first.as_dict()["hint_text"] == first.hint_text  # what the browser shows
+    # Tier 1 is the hint's words; tier 2 the call and, for a wrong value, both answers.
+    tiers = first.as_dict()["tiers"]
+    assert tiers["nudge"] == first.hint_text
+    rows = dict(tiers["call"])
+    assert rows["Call"] == first.call
+    if not first.error:
+        assert rows["Your answer"] == first.actual and rows["Expected"] == first.expected
     assert first.call.startswith(step.FUNCTION + "(")
     if not first.error:
         assert first.actual and first.expected and first.tolerance
@@ -472,3 +479,72 @@ def test_bundle_errors_are_clear(tmp_path: Path) -> None:
         editor_bundle.build_bundle(broken, ROOT, tmp_path / "cache")
     with pytest.raises(FileNotFoundError, match="esbuild not found"):
         editor_bundle.build_bundle(broken, tmp_path, tmp_path / "cache2")
+
+
+# --- hints in tiers and the printed output ------------------------------------------------
+
+
+def test_a_failure_is_told_in_tiers() -> None:
+    """Tier 1 gives words only, tier 2 the call and both answers; Python's own error is
+    not a tier (it comes with the failure); a passed check has no tiers."""
+    source = "def dot(a, b):\n    return sum(x * y for x, y in zip(a, b)) + 1\n"
+    results = h.run(DOT, source)
+    first = next(r for r in results if not r.passed)
+    tiers = first.tiers()
+    assert tiers["nudge"] == DOT.HINTS[DOT.FALLBACK_HINT] == first.hint_text
+    assert not any(ch.isdigit() for ch in tiers["nudge"].replace("a[0]", "").replace("b[0]", ""))
+    assert [label for label, _ in tiers["call"]] == [
+        "Call",
+        "Your answer",
+        "Expected",
+        "Tolerance",
+        "What differs",
+    ]
+    assert dict(tiers["call"])["Call"] == "dot(a=[1, 0, 1, 0], b=[1, 0, 1, 0])"
+    assert dict(tiers["call"])["Your answer"] == "3" and dict(tiers["call"])["Expected"] == "2"
+    assert next(r for r in results if r.passed).tiers() == {"nudge": "", "call": []}
+    # A syntax error: the nudge is the syntax hint, and no call was made.
+    [broken] = h.run(DOT, "def dot(a, b)\n    return 0\n")
+    assert broken.tiers() == {"nudge": h.COMMON_HINTS["syntax"], "call": []}
+    # The browser receives the tiers with every result.
+    report = json.loads(h.run_json(str(PRACTICE / "01_dot" / "checks.py"), source))
+    assert report["results"][0]["tiers"] == results[0].tiers()
+
+
+def test_printed_output_is_captured_and_capped() -> None:
+    chatty = (
+        "print('loading')\n"
+        "def dot(a, b):\n"
+        "    print('a =', a, 'x' * 100)\n"
+        "    return sum(x * y for x, y in zip(a, b))\n"
+    )
+    results, printed = h.run_capturing(DOT, chatty)
+    assert all(r.passed for r in results)
+    assert printed.shown.startswith("loading\na = [1, 0, 1, 0] " + "x" * 100)
+    assert len(printed.shown) == h.PRINT_LIMIT == 400
+    assert printed.total > 1000 and printed.cut == printed.total - 400
+    report = json.loads(h.run_json(str(PRACTICE / "01_dot" / "checks.py"), chatty))
+    assert report["printed"] == {
+        "text": printed.shown,
+        "total": printed.total,
+        "cut": printed.cut,
+        "limit": 400,
+    }
+    # Errors written to stderr are captured too; a quiet answer prints nothing.
+    _, err = h.run_capturing(
+        DOT, "import sys\nsys.stderr.write('oops')\ndef dot(a, b):\n    return 0\n"
+    )
+    assert err.shown == "oops"
+    _, quiet = h.run_capturing(DOT, (PRACTICE / "01_dot" / "solution.py").read_text("utf-8"))
+    assert quiet.total == 0 and h.printed_text(quiet) == ""
+
+
+def test_command_line_shows_the_printed_output_after_the_report(tmp_path: Path) -> None:
+    answer = tmp_path / "answer.py"
+    answer.write_text("def dot(a, b):\n    print('y' * 300)\n    return 0\n", encoding="utf-8")
+    out = _cli(PRACTICE / "01_dot" / "checks.py", answer, ROOT)
+    assert out.returncode == 1
+    head, _, tail = out.stdout.partition("Your code printed (at most 400 characters):")
+    assert "FAIL" in head and "y" * 300 not in head, "printing must not interleave the report"
+    assert tail.count("y") == 400 - 1  # 300 y, a newline, 99 y: then it is cut
+    assert "more characters not shown" in tail

@@ -16,6 +16,12 @@ or, for what every step shares, in :data:`COMMON_HINTS`):
    computed on the same arguments; if the reader's answer equals one of them, its
    hint is given; otherwise the step's ``FALLBACK_HINT``.
 
+A failure is reported in tiers, which the browser reveals one at a time on request
+(:meth:`Result.tiers`): first a nudge (the hint's words), then the failing call with
+the answer that came back and the one expected, and last the step's solution (which
+the page holds). What the reader's code prints while it runs is captured, capped at
+:data:`PRINT_LIMIT` characters, and shown beside the results (:func:`run_capturing`).
+
 After the cases come the step's ``properties`` (most are :meth:`Runner.relation`
 checks: call twice, change the input, compare) and one check every step shares: the
 reader's function must leave the lists it is given unchanged.
@@ -35,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import importlib.util
+import io
 import json
 import math
 import random
@@ -130,8 +137,31 @@ class Result:
         ]
         return "\n".join([head] + [f"      {k + ':':<10} {v}" for k, v in rows if v])
 
+    def tiers(self) -> dict[str, Any]:
+        """What a failure reveals, tier by tier: ``nudge`` (the hint's words), then
+        ``call`` (label and value rows: the call, both answers, the tolerance, what
+        differs). Python's own error and line are not held back: they come with the
+        failure itself. The third tier, the solution, is the step's, not the check's.
+
+        >>> r = Result("x", False, call="f(1)", actual="2", expected="3", hint_text="Add.")
+        >>> r.tiers()
+        {'nudge': 'Add.', 'call': [['Call', 'f(1)'], ['Your answer', '2'], ['Expected', '3']]}
+        >>> Result("y", True).tiers()
+        {'nudge': '', 'call': []}
+        """
+        if self.passed:
+            return {"nudge": "", "call": []}
+        rows = [
+            ["Call", self.call],
+            ["Your answer", self.actual],
+            ["Expected", self.expected],
+            ["Tolerance", self.tolerance],
+            ["What differs", self.detail],
+        ]
+        return {"nudge": self.hint_text, "call": [row for row in rows if row[1]]}
+
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "tiers": self.tiers()}
 
 
 # --- seeded random inputs ----------------------------------------------------------------
@@ -521,6 +551,53 @@ class Runner:
         )
 
 
+#: How many characters of what the reader's code prints are kept and shown.
+PRINT_LIMIT = 400
+
+
+class Printed(io.TextIOBase):
+    """A text stream that keeps the first ``limit`` characters written and counts the rest.
+
+    >>> out = Printed(limit=5)
+    >>> print("hello world", file=out)
+    >>> out.shown, out.total, out.cut
+    ('hello', 12, 7)
+    """
+
+    def __init__(self, limit: int = PRINT_LIMIT) -> None:
+        super().__init__()
+        self.limit = limit
+        self.shown = ""
+        self.total = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        self.total += len(text)
+        room = self.limit - len(self.shown)
+        if room > 0:
+            self.shown += text[:room]
+        return len(text)
+
+    @property
+    def cut(self) -> int:
+        """How many characters were printed beyond the limit (not kept)."""
+        return self.total - len(self.shown)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"text": self.shown, "total": self.total, "cut": self.cut, "limit": self.limit}
+
+
+def run_capturing(step: ModuleType, source: str) -> tuple[list[Result], Printed]:
+    """:func:`run`, with what the reader's code printed (stdout and stderr) captured."""
+    printed = Printed()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+        results = run(step, source)
+    return results, printed
+
+
 def run(step: ModuleType, source: str) -> list[Result]:
     """Run every check of ``step`` (a checks module) against the reader's ``source``."""
     results = _run(step, source)
@@ -594,21 +671,39 @@ def load_step(path: str | Path) -> ModuleType:
 
 def run_json(checks_path: str, source: str) -> str:
     """What the browser's worker calls: the results as a JSON string."""
-    results = run(load_step(checks_path), source)
+    results, printed = run_capturing(load_step(checks_path), source)
     return json.dumps(
         {
             "passed": sum(r.passed for r in results),
             "total": len(results),
             "results": [r.as_dict() for r in results],
+            "printed": printed.as_dict(),
         }
     )
 
 
-def report(step: ModuleType, results: list[Result]) -> str:
+def printed_text(printed: Printed) -> str:
+    """The captured output as the report shows it, with a note when it was cut.
+
+    >>> out = Printed(limit=3)
+    >>> _ = out.write("abcdef")
+    >>> printed_text(out)
+    'abc\\n... (3 more characters not shown)'
+    """
+    if not printed.total:
+        return ""
+    note = f"\n... ({printed.cut} more characters not shown)" if printed.cut else ""
+    return printed.shown + note
+
+
+def report(step: ModuleType, results: list[Result], printed: Printed | None = None) -> str:
     passed = sum(r.passed for r in results)
     lines = [r.text() for r in results]
     verdict = "all checks passed" if passed == len(results) else "not yet"
     lines.append(f"\n{step.TITLE}: {passed} of {len(results)} checks passed ({verdict})")
+    if printed is not None and printed.total:
+        lines.append(f"\nYour code printed (at most {printed.limit} characters):")
+        lines.append(printed_text(printed))
     return "\n".join(lines)
 
 
@@ -624,6 +719,6 @@ def main(step: ModuleType, argv: list[str]) -> int:
         return 2
     global TIME_LIMIT
     TIME_LIMIT = 5.0
-    results = run(step, source)
-    print(report(step, results))
+    results, printed = run_capturing(step, source)
+    print(report(step, results, printed))
     return 0 if all(r.passed for r in results) else 1

@@ -3,14 +3,19 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
+  PRINT_LIMIT,
   STORAGE_PREFIX,
+  TIERS,
   TIME_LIMIT_MS,
+  capPrinted,
   detailRows,
   formatMB,
+  printedView,
   progressFraction,
   progressText,
   storageKeys,
   summaryText,
+  tierButtonText,
   timeoutText,
 } from "../../docs/javascripts/practice/lib.js";
 
@@ -70,4 +75,26 @@ test("the time-out message names the limit and the restart", () => {
   assert.ok(TIME_LIMIT_MS >= 2000 && TIME_LIMIT_MS <= 10000);
   assert.match(timeoutText(), /^Stopped after 5 seconds/);
   assert.match(timeoutText(3000), /after 3 seconds.*endless loop.*restarted/s);
+});
+
+test("printed output is capped as the harness caps it, with a note when cut", () => {
+  assert.equal(PRINT_LIMIT, 400);
+  assert.deepEqual(capPrinted(["ab", "c"], 10), { text: "ab\nc\n", total: 5, cut: 0, limit: 10 });
+  assert.deepEqual(capPrinted(["abcdef"], 4), { text: "abcd", total: 7, cut: 3, limit: 4 });
+  assert.deepEqual(capPrinted(undefined), { text: "", total: 0, cut: 0, limit: PRINT_LIMIT });
+  assert.equal(printedView({ text: "", total: 0, cut: 0, limit: 400 }), null);
+  assert.equal(printedView(null), null);
+  assert.deepEqual(printedView({ text: "hi\n", total: 3, cut: 0, limit: 400 }), { text: "hi", note: "" });
+  assert.deepEqual(printedView(capPrinted(["x".repeat(450)])), {
+    text: "x".repeat(400),
+    note: "Only the first 400 characters are shown (51 more were printed).",
+  });
+});
+
+test("the three tiers of help are offered in order", () => {
+  assert.deepEqual(TIERS, ["a nudge", "the failing call", "a solution"]);
+  assert.equal(tierButtonText(0), "Show a hint (1 of 3)");
+  assert.equal(tierButtonText(1), "Show the failing call (2 of 3)");
+  assert.equal(tierButtonText(2), "Show a solution (3 of 3)");
+  assert.throws(() => tierButtonText(3), /no hint tier 3/);
 });

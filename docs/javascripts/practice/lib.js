@@ -64,3 +64,38 @@ export function timeoutText(ms = TIME_LIMIT_MS) {
     "Python was restarted; the next run starts fresh."
   );
 }
+
+/** How many characters of the reader's printed output are shown (as the harness keeps). */
+export const PRINT_LIMIT = 400;
+
+/**
+ * Output lines (as the worker collects them when the harness itself could not run)
+ * in the harness's shape: the first `limit` characters, and how many were cut.
+ */
+export function capPrinted(lines, limit = PRINT_LIMIT) {
+  const all = (lines || []).map((line) => `${line}\n`).join("");
+  const text = all.slice(0, limit);
+  return { text, total: all.length, cut: all.length - text.length, limit };
+}
+
+/** What the page shows of the printed output: the text and a note when it was cut,
+ *  or null when nothing was printed. */
+export function printedView(printed) {
+  if (!printed || !printed.total) return null;
+  const note = printed.cut > 0
+    ? `Only the first ${printed.limit} characters are shown (${printed.cut} more were printed).`
+    : "";
+  return { text: printed.text.replace(/\n$/, ""), note };
+}
+
+/** The tiers of help after a failure, in the order they are revealed on request. */
+export const TIERS = ["a nudge", "the failing call", "a solution"];
+
+/** The label of the button that reveals tier `next` (0-based) of the three. */
+export function tierButtonText(next) {
+  if (!(Number.isInteger(next) && next >= 0 && next < TIERS.length)) {
+    throw new RangeError(`there is no hint tier ${next}`);
+  }
+  const verbs = ["Show a hint", "Show the failing call", "Show a solution"];
+  return `${verbs[next]} (${next + 1} of ${TIERS.length})`;
+}

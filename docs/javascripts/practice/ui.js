@@ -3,7 +3,10 @@
 // section comes near the viewport (or gets focus); never on other pages.
 import {
   TIME_LIMIT_MS,
+  capPrinted,
   detailRows,
+  printedView,
+  tierButtonText,
   progressFraction,
   progressText,
   storageKeys,
@@ -224,39 +227,48 @@ function buildLoader(box) {
 
 // --- one step -------------------------------------------------------------------------------
 
+// After a failure nothing but Python's own error is shown at once: the help comes in
+// tiers, each on request (a nudge, then the failing call with both answers, then a
+// solution), as the harness orders them (Result.tiers in _harness.py).
+
 function renderResults(box, outcome, editor) {
   box.replaceChildren();
+  const printed = printedView(outcome.kind === "result" ? outcome.report.printed : capPrinted(outcome.printed));
+  if (printed) {
+    const out = el("div", { class: "practice__printed", "data-printed": "" },
+      el("p", { class: "practice__printed-title" }, "What your code printed"),
+      el("pre", {}, el("code", { tabindex: "0" }, printed.text)));
+    if (printed.note) out.append(el("p", { class: "practice__printed-note" }, printed.note));
+    box.append(out);
+  }
   if (outcome.kind === "timeout") {
-    box.append(el("p", { class: "practice__timeout", "data-outcome": "timeout" }, timeoutText()));
+    box.prepend(el("p", { class: "practice__timeout", "data-outcome": "timeout" }, timeoutText()));
     return;
   }
   if (outcome.kind === "error") {
-    box.append(el("p", { class: "practice__crash", "data-outcome": "error" }, outcome.message));
+    box.prepend(el("p", { class: "practice__crash", "data-outcome": "error" }, outcome.message));
     return;
   }
   const { report } = outcome;
   const list = el("ol", { class: "practice__checks" });
-  let firstFailure = true;
   for (const r of report.results) {
     const item = el("li", {
       class: r.passed ? "practice__check is-pass" : "practice__check is-fail",
       "data-hint": r.hint || null,
     });
-    const head = el(
+    item.append(el(
       "span",
       { class: "practice__check-name" },
       mark(r.passed),
       el("span", { class: "practice__verdict" }, r.passed ? "passed" : "failed"),
       " ",
       r.name,
-    );
-    if (r.passed) {
-      item.append(head);
-    } else {
-      const details = el("details", { open: firstFailure });
-      details.append(el("summary", {}, head));
+    ));
+    // Python's own words (the error and its line) come at once; the rest is a tier.
+    const rows = r.passed ? [] : detailRows(r).filter(([label]) => label === "Error" || label === "Line");
+    if (rows.length) {
       const dl = el("dl", { class: "practice__detail" });
-      for (const [label, value] of detailRows(r)) {
+      for (const [label, value] of rows) {
         const dd = el("dd", {}, el("code", {}, value));
         if (label === "Line" && r.line && editor) {
           const go = el("button", { type: "button", class: "practice__goto" }, `go to line ${r.line}`);
@@ -265,20 +277,30 @@ function renderResults(box, outcome, editor) {
         }
         dl.append(el("dt", {}, label), dd);
       }
-      details.append(dl);
-      if (r.hint_text) details.append(el("p", { class: "practice__hint" }, el("strong", {}, "Hint: "), r.hint_text));
-      item.append(details);
-      firstFailure = false;
+      item.append(dl);
     }
     list.append(item);
   }
   box.append(list);
-  if (outcome.printed && outcome.printed.length) {
-    const out = el("details", { class: "practice__printed" });
-    out.append(el("summary", {}, `What your code printed (${outcome.printed.length} lines)`));
-    out.append(el("pre", {}, el("code", { tabindex: "0" }, outcome.printed.join("\n"))));
-    box.append(out);
+}
+
+/** The content of tier `n` (0: the nudge, 1: the failing call) for the first failure. */
+function tierContent(n, failure) {
+  const tiers = failure.tiers || { nudge: failure.hint_text || "", call: [] };
+  if (n === 0) {
+    return el("p", { class: "practice__hint", "data-tier": "nudge" }, el("strong", {}, "Hint: "),
+      tiers.nudge || "Read the failing check's name: it says what the checks expect.");
   }
+  const box = el("div", { class: "practice__tier", "data-tier": "call" },
+    el("p", { class: "practice__tier-title" }, el("strong", {}, "The failing check: "), failure.name));
+  if (tiers.call.length) {
+    const dl = el("dl", { class: "practice__detail" });
+    for (const [label, value] of tiers.call) dl.append(el("dt", {}, label), el("dd", {}, el("code", {}, value)));
+    box.append(dl);
+  } else {
+    box.append(el("p", {}, "No call was made: Python stopped before it could call your function, at the error shown above."));
+  }
+  return box;
 }
 
 /** Fill the live status line: a short visible verdict, and for screen readers the
@@ -302,7 +324,7 @@ function showStatus(status, outcome) {
   if (first) {
     let more = ` First failure: ${first.name}.`;
     if (first.line) more += ` Line ${first.line}.`;
-    if (first.hint_text) more += ` Hint: ${first.hint_text}`;
+    more += " Help comes in three steps, each with the button after the results.";
     status.append(el("span", { class: "visually-hidden" }, more));
   }
 }
@@ -326,19 +348,25 @@ function buildStep(container, step, editorModule) {
   const reveal = el(
     "button",
     { type: "button", class: "practice__button", "data-action": "solution", "aria-expanded": "false", "aria-controls": ids.solution },
-    "Show a solution",
+    tierButtonText(2),
   );
-  const failedBefore = getItem(keys.failed) === "1";
-  reveal.hidden = !failedBefore;
+  // The solution is the last tier: offered once the first two were shown (kept across
+  // visits, under the step's "failed" key).
+  const unlockedBefore = getItem(keys.failed) === "1";
+  reveal.hidden = !unlockedBefore;
+  const hint = el("button", { type: "button", class: "practice__button", "data-action": "hint", hidden: true }, tierButtonText(0));
   const status = el("p", { class: "practice__status", role: "status", "aria-live": "polite" });
   const results = el("div", { class: "practice__results" });
+  const tiers = el("div", { class: "practice__tiers", "aria-live": "polite" });
+  let failure = null; // the first failed check of the last run
+  let tier = 0; // how many tiers of help this run has shown
   const solution = el(
     "div",
     { class: "practice__solution", id: ids.solution, hidden: true },
     el("p", {}, "One possible solution (yours may differ and still pass):"),
     el("pre", {}, el("code", { tabindex: "0" }, step.solution)),
   );
-  container.append(help, editorBox, el("div", { class: "practice__actions" }, run, reset, reveal), status, results, solution);
+  container.append(help, editorBox, el("div", { class: "practice__actions" }, run, reset, hint, reveal), status, results, tiers, solution);
 
   let saveTimer = null;
   const editor = editorModule.createEditor({
@@ -366,10 +394,12 @@ function buildStep(container, step, editorModule) {
     const passed = outcome.kind === "result" && outcome.report.passed === outcome.report.total;
     container.dataset.state = passed ? "pass" : "fail";
     if (outcome.kind === "result") container.dataset.ms = String(outcome.ms);
-    if (!passed && outcome.kind !== "error") {
-      setItem(keys.failed, "1");
-      reveal.hidden = false;
-    }
+    failure = outcome.kind === "result" ? outcome.report.results.find((r) => !r.passed) || null : null;
+    tier = 0;
+    tiers.replaceChildren();
+    hint.textContent = tierButtonText(0);
+    hint.hidden = !failure;
+    container.dataset.tier = "0";
     run.disabled = false;
     run.removeAttribute("aria-busy");
   });
@@ -380,11 +410,27 @@ function buildStep(container, step, editorModule) {
     status.textContent = "The starter code is back. Ctrl+Z in the editor undoes the reset.";
   });
 
+  hint.addEventListener("click", () => {
+    if (!failure || tier >= 2) return;
+    tiers.append(tierContent(tier, failure));
+    tier += 1;
+    container.dataset.tier = String(tier);
+    if (tier < 2) {
+      hint.textContent = tierButtonText(tier);
+      return;
+    }
+    // Both tiers shown: the last one, the solution, is offered instead.
+    setItem(keys.failed, "1");
+    reveal.hidden = false;
+    hint.hidden = true;
+    reveal.focus();
+  });
+
   reveal.addEventListener("click", () => {
     const open = solution.hidden;
     solution.hidden = !open;
     reveal.setAttribute("aria-expanded", String(open));
-    reveal.textContent = open ? "Hide the solution" : "Show a solution";
+    reveal.textContent = open ? "Hide the solution" : tierButtonText(2);
   });
 
   container.dataset.state = "idle";
