@@ -13,6 +13,7 @@ request to a host other than 127.0.0.1 (the worker's requests included).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,9 @@ MISTAKE = {
     "06_causal": "off_by_one",
     "07_many_queries": "mask_ignored",
 }
+sys.path.insert(0, str(PRACTICE))
+import _harness as h  # noqa: E402
+
 WAIT_MS = 90_000  # generous: a cold Pyodide start on a busy machine
 
 
@@ -95,6 +99,47 @@ def run_code(page: Any, step: str, code: str) -> str:
     return wait_done(page, step)
 
 
+def tier_text(page: Any, step: str) -> str:
+    return str(runner(page, step).locator(".practice__tiers").inner_text())
+
+
+def first_failure_in_cpython(step: str, code: str) -> h.Result:
+    results = h.run(h.load_step(PRACTICE / step / "checks.py"), code)
+    return next(r for r in results if not r.passed)
+
+
+def climb_the_tiers(page: Any, step: str, code: str) -> None:
+    """After a failed run: nothing but the verdicts and Python's errors until asked; then
+    tier 1, the nudge (the first failure's hint words), tier 2, the failing call with
+    both answers, and only then the solution button. Each tier shown by Pyodide must be
+    what the same harness reports in CPython for the same code."""
+    expected = first_failure_in_cpython(step, code)
+    box = runner(page, step)
+    hint = box.locator("[data-action='hint']")
+    reveal = box.locator("[data-action='solution']")
+    first = box.locator(".practice__check.is-fail").first
+    assert hint.is_visible() and hint.inner_text() == "Show a hint (1 of 3)"
+    assert reveal.is_hidden(), f"{step}: the solution is offered before the first two tiers"
+    assert tier_text(page, step) == ""
+    assert "Hint:" not in first.inner_text() and "Your answer" not in first.inner_text()
+    assert box.get_attribute("data-tier") == "0"
+    hint.click()
+    assert box.get_attribute("data-tier") == "1"
+    nudge = box.locator("[data-tier='nudge']").inner_text()
+    assert nudge == "Hint: " + expected.hint_text
+    assert "Call" not in tier_text(page, step)
+    assert hint.inner_text() == "Show the failing call (2 of 3)" and reveal.is_hidden()
+    hint.click()
+    assert box.get_attribute("data-tier") == "2"
+    call = box.locator("[data-tier='call']").inner_text()
+    assert expected.name in call and "Call" in call and "Expected" in call
+    for label, value in expected.tiers()["call"]:
+        assert label in call and value in call, f"{step}: tier 2 lacks {label} {value!r}"
+    assert hint.is_hidden() and reveal.is_visible()
+    assert reveal.inner_text() == "Show a solution (3 of 3)"
+    assert page.evaluate("() => document.activeElement.dataset.action") == "solution"
+
+
 def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screenshots: Path) -> None:
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
@@ -120,23 +165,21 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
         summary = runner(page, step).locator(".practice__status").inner_text()
         assert summary.strip().startswith("All ") and "checks passed" in summary
 
-    # One typical mistake per step fails with its own hint, shown to the reader.
+    # One typical mistake per step fails with its own hint; the help comes in tiers, each
+    # on request: a nudge, then the failing call with both answers, then the solution.
     for step, mistake in MISTAKE.items():
         assert run_code(page, step, source(step, f"mistakes/{mistake}.py")) == "fail", step
         hint = declared_hint(step, mistake)
         items = runner(page, step).locator(f".practice__check.is-fail[data-hint='{hint}']")
         assert items.count() >= 1, f"{step}/{mistake}: no failed check with hint {hint!r}"
-        first_failure = runner(page, step).locator(".practice__check.is-fail").first
-        assert "Hint:" in first_failure.inner_text()
-        assert "Call" in first_failure.inner_text()
-        # A failed attempt unlocks the solution.
-        reveal = runner(page, step).locator("[data-action='solution']")
-        assert reveal.is_visible()
+        climb_the_tiers(page, step, source(step, f"mistakes/{mistake}.py"))
+
     reveal = runner(page, "03_softmax").locator("[data-action='solution']")
     reveal.click()
     solution_box = runner(page, "03_softmax").locator(".practice__solution")
     assert solution_box.is_visible() and "def softmax" in solution_box.inner_text()
     assert reveal.get_attribute("aria-expanded") == "true"
+    # Python's own error and its line are shown at once, not held back as a tier.
     detail = runner(page, "03_softmax").locator(".practice__check.is-fail").first.inner_text()
     assert "OverflowError" in detail and "Line" in detail
 
@@ -148,6 +191,37 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
     wasm = [u for u in requests if u.endswith("pyodide.asm.wasm")]
     assert len(wasm) == 1, f"expected one warm worker, Pyodide was fetched {len(wasm)} times"
     assert len(practice_workers(page)) == 1
+
+    # The tiers by keyboard alone, on a fresh failure of step 1: Enter on the hint
+    # button twice, and the focus lands on the solution button (tier 3).
+    assert run_code(page, "01_dot", source("01_dot", f"mistakes/{MISTAKE['01_dot']}.py")) == "fail"
+    runner(page, "01_dot").locator("[data-action='hint']").focus()
+    page.keyboard.press("Enter")
+    assert runner(page, "01_dot").get_attribute("data-tier") == "1"
+    page.keyboard.press("Enter")
+    assert runner(page, "01_dot").get_attribute("data-tier") == "2"
+    page.keyboard.press("Enter")
+    assert runner(page, "01_dot").locator(".practice__solution").is_visible()
+    # A new run starts the ladder again; a passing run offers no hint.
+    assert run_code(page, "01_dot", source("01_dot", "solution.py")) == "pass"
+    assert runner(page, "01_dot").locator("[data-action='hint']").is_hidden()
+    assert tier_text(page, "01_dot") == ""
+
+    # What the reader's code prints is shown beside the results, capped at 400 characters.
+    chatty = (
+        "print('hello from the top')\n"
+        "def dot(a, b):\n"
+        "    print('a is', a, '-' * 60)\n"
+        "    return sum(x * y for x, y in zip(a, b))\n"
+    )
+    assert run_code(page, "01_dot", chatty) == "pass"
+    printed = runner(page, "01_dot").locator("[data-printed]")
+    text = printed.locator("pre").inner_text()
+    assert text.startswith("hello from the top\na is [1, 0, 1, 0] " + "-" * 60)
+    assert len(text) == 400
+    assert "Only the first 400 characters are shown" in printed.inner_text()
+    assert run_code(page, "01_dot", source("01_dot", "solution.py")) == "pass"
+    assert runner(page, "01_dot").locator("[data-printed]").count() == 0
 
     # A syntax error is reported with the reader's line.
     assert run_code(page, "01_dot", "def dot(a, b):\n    total = 0\n    for x in a\n") == "fail"
