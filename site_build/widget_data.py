@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -115,9 +115,7 @@ def worked_example(
     }
 
 
-def challenge_data(
-    controls: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+def challenge_data(lo: float | None = None, hi: float | None = None) -> dict[str, Any]:
     """The explorer's challenges, with the numbers their explanations rest on, from attention_ref.
 
     - ``win``: the key the reader must make win.
@@ -126,6 +124,8 @@ def challenge_data(
       minimises the others'): its weights stay positive, so the distance does too.
     - ``double``: the query to stretch, the factor, and attention_ref's weights before
       and after.
+
+    ``lo`` and ``hi`` are the query controls' range (default: :data:`QUERY_CONTROLS`).
 
     Examples
     --------
@@ -137,8 +137,8 @@ def challenge_data(
     >>> [round(w, 3) for w in ch["double"]["weights"]]
     [0.665, 0.09, 0.245]
     """
-    c = QUERY_CONTROLS if controls is None else controls
-    lo, hi = float(c["min"]), float(c["max"])
+    lo = float(cast(float, QUERY_CONTROLS["min"])) if lo is None else lo
+    hi = float(cast(float, QUERY_CONTROLS["max"])) if hi is None else hi
     keys = np.asarray(WORKED_KEYS, dtype=np.float64)
     values = np.asarray(WORKED_VALUES, dtype=np.float64)
     # Each component at the end of its range that raises the target key's score more

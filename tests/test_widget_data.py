@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 import attention_ref
-from site_build.widget_data import dk_choices, explorer_data, explorer_json, worked_example
+from site_build.widget_data import (
+    WORKED_KEYS,
+    WORKED_VALUES,
+    dk_choices,
+    explorer_data,
+    explorer_json,
+    worked_example,
+)
 
 
 def test_worked_example_inputs_are_the_lessons() -> None:
@@ -93,7 +100,7 @@ def test_challenges_closest_corner_is_the_closest_point_and_never_exact() -> Non
     point gets closer than the exported corner; the doubled weights are sharper."""
     data = explorer_data()
     ch, c = data["challenges"], data["query_controls"]
-    keys, values = widget_data.WORKED_KEYS, widget_data.WORKED_VALUES
+    keys, values = WORKED_KEYS, WORKED_VALUES
     axis = np.linspace(c["min"], c["max"], 13)
     grid = np.stack(np.meshgrid(axis, axis, axis, axis, indexing="ij"), axis=-1).reshape(-1, 4)
     out = attention_ref.scaled_dot_product_attention(grid, keys, values)  # (n, 2)
