@@ -19,7 +19,7 @@ const SVGNS = "http://www.w3.org/2000/svg";
 
 let manifestPromise = null;
 let editorPromise = null;
-let runner = null; // the one Runner shared by every step of the page
+let runner = null; // the one PythonWorker shared by every step of the page
 let mounted = null; // the [data-practice] element currently mounted
 
 // --- loading --------------------------------------------------------------------------
@@ -46,7 +46,7 @@ function loadEditor() {
 // --- the worker -----------------------------------------------------------------------
 
 /** Owns the Pyodide worker: starts it, runs checks one at a time, stops a run that hangs. */
-class Runner {
+class PythonWorker {
   constructor(manifest, { onProgress, onReady, onRestart }) {
     this.manifest = manifest;
     this.onProgress = onProgress;
@@ -471,7 +471,7 @@ function startPython(manifest, loader) {
     onRestart: () => loader.restart(),
   };
   if (runner) Object.assign(runner, news);
-  else runner = new Runner(manifest, news);
+  else runner = new PythonWorker(manifest, news);
   runner.ensure().catch((err) => loader.fail(`Python could not start: ${err.message}`));
 }
 
