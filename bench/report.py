@@ -319,7 +319,7 @@ def features_table(features: dict[str, Any]) -> str:
         return ("+" if d > 0 else "−" if d < 0 else "±") + f"{abs(d):.0f}{unit}"
 
     for name, e in features["variants"].items():
-        feature = name.removeprefix("without ")
+        feature = name.removeprefix("without ").removeprefix("with ")
         decision = features.get("decisions", {}).get(feature, "")
         if name == "no features":
             decision = "(every feature off, for scale)"
@@ -343,8 +343,13 @@ def features_table(features: dict[str, Any]) -> str:
 
 def navigation_lines(features: dict[str, Any]) -> list[str]:
     """What instant navigation buys: the click-to-title time with and without it."""
-    on = features["variants"].get("as configured", {}).get("navigation_ms")
-    off = features["variants"].get("without navigation.instant", {}).get("navigation_ms")
+    variants = features["variants"]
+    if "navigation.instant" in features.get("features", []):
+        on = variants.get("as configured", {}).get("navigation_ms")
+        off = variants.get("without navigation.instant", {}).get("navigation_ms")
+    else:
+        on = variants.get("with navigation.instant", {}).get("navigation_ms")
+        off = variants.get("as configured", {}).get("navigation_ms")
     if not on or not off:
         return []
     return [

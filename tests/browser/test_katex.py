@@ -2,7 +2,7 @@
 
 - The HTML already carries KaTeX's output: formulas show with JavaScript off, and no page
   requests KaTeX's JavaScript.
-- Material's instant navigation brings the typeset formulas along, once.
+- A page reached by a link carries its typeset formulas, once.
 - Notebook pages: the `$...$` and `$$...$$` of Markdown cells are typeset too.
 - KaTeX's fonts come from the site itself. Each page preloads the fonts of the formulas
   on its first screen (a missing preload there means a late font swap that shifts the
@@ -49,7 +49,7 @@ def test_no_page_requests_katex_javascript(page: Any, site_url: str) -> None:
     assert any("vendor/katex/katex.min.css" in u for u in requested), "KaTeX's CSS is needed"
 
 
-def test_math_survives_instant_navigation_once(page: Any, site_url: str) -> None:
+def test_math_after_following_a_link_is_typeset_once(page: Any, site_url: str) -> None:
     page.goto(site_url, wait_until="load")
     page.locator("article a[href$='attention/']").first.click()
     page.wait_for_url("**/attention/")
