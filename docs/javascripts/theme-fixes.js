@@ -30,7 +30,11 @@
   // rendered (it gets data-settled, which the observer below watches for).
   function measurable(box) {
     const block = box.closest(".md-content__inner > *");
-    return !block || block.hasAttribute("data-settled");
+    return (
+      !block ||
+      block.hasAttribute("data-settled") ||
+      getComputedStyle(block).contentVisibility !== "auto" // never skipped (first screen)
+    );
   }
 
   function focusableScrollBoxes() {
