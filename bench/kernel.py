@@ -147,14 +147,14 @@ def measure_numpy(sizes: tuple[int, ...], repeat: int) -> dict[str, Any]:
                 _bind(scaled_dot_product_attention, q, k, v), repeat=repeat
             )
             row["floor"] = time_call(floor_fn(q, k, v), repeat=repeat)
-            if oracle is not None and n <= ORACLE_MAX_N:
+            if n <= ORACLE_MAX_N:
                 row["oracle"] = time_call(_bind(oracle, q, k, v), repeat=3, warmup=0, min_sample=0)
             itemsize = np.dtype(dtype).itemsize
             row["weights_bytes"] = weights_bytes(n, n, itemsize)
             row["peak_extra_bytes"] = peak_extra_bytes(_bind(scaled_dot_product_attention, q, k, v))
             rows.append(row)
             print(f"  kernel {dtype} n={n}: done", file=sys.stderr, flush=True)
-    return {"rows": rows, "blas": blas_info(), "oracle_found": oracle is not None}
+    return {"rows": rows, "blas": blas_info()}
 
 
 def measure_torch(sizes: tuple[int, ...], repeat: int, threads: int) -> dict[str, Any]:
@@ -236,7 +236,6 @@ def run(
             "OPENBLAS_NUM_THREADS": env.get("OPENBLAS_NUM_THREADS"),
         },
         "blas": numpy_part["blas"],
-        "oracle_found": numpy_part["oracle_found"],
         "torch": {k: v for k, v in torch_part.items() if k != "rows"},
         "rows": merge(numpy_part, torch_part),
     }

@@ -15,7 +15,7 @@ It is conservative where it cannot judge: a selector with ``:is()``, ``:where()`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 _CLASS_ATTR = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
@@ -68,6 +68,48 @@ def parse(css: str) -> list[Rule]:
     return rules
 
 
+def _outside_quotes(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """``(index, char, depth)`` of every character of ``text`` from ``start`` that is not
+    inside a quoted string; ``depth`` counts the parentheses and braces open before it.
+
+    Examples
+    --------
+    >>> [(i, c, d) for i, c, d in _outside_quotes('a("{")b{c}') if c in "({)}"]
+    [(1, '(', 0), (5, ')', 1), (7, '{', 0), (9, '}', 1)]
+    """
+    quote, depth, i = "", 0, start
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        else:
+            yield i, c, depth
+            if c in "({":
+                depth += 1
+            elif c in ")}":
+                depth -= 1
+        i += 1
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """``text`` split at every ``sep`` outside quotes and brackets, parts stripped, empty
+    parts dropped.
+
+    Examples
+    --------
+    >>> _split_top('a, b:is(c, d), "e,f"', ",")
+    ['a', 'b:is(c, d)', '"e,f"']
+    """
+    cuts = [i for i, c, depth in _outside_quotes(text) if c == sep and depth == 0]
+    bounds = zip([-1, *cuts], [*cuts, len(text)], strict=True)
+    return [part for a, b in bounds if (part := text[a + 1 : b].strip())]
+
+
 def _parse_block(css: str, i: int) -> tuple[list[Rule], int]:
     rules: list[Rule] = []
     n = len(css)
@@ -78,25 +120,8 @@ def _parse_block(css: str, i: int) -> tuple[list[Rule], int]:
             break
         if css[i] == "}":
             return rules, i + 1
-        j = i
-        quote = ""
-        depth = 0
-        while j < n:  # the prelude runs to the first '{' or ';' outside quotes and parens
-            c = css[j]
-            if quote:
-                if c == "\\":
-                    j += 1
-                elif c == quote:
-                    quote = ""
-            elif c in "\"'":
-                quote = c
-            elif c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-            elif depth == 0 and c in "{;":
-                break
-            j += 1
+        # The prelude runs to the first '{' or ';' outside quotes and parentheses.
+        j = next((k for k, c, depth in _outside_quotes(css, i) if c in "{;" and depth == 0), n)
         prelude = css[i:j].strip()
         if j >= n or css[j] == ";":  # a statement such as @charset or @import
             rules.append(Rule(prelude, at=True))
@@ -114,38 +139,11 @@ def _parse_block(css: str, i: int) -> tuple[list[Rule], int]:
 
 def _block_end(css: str, i: int) -> int:
     """Index of the '}' closing the block that starts at ``i`` (nested braces counted)."""
-    depth, quote = 1, ""
-    while i < len(css):
-        c = css[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return i
+    return next((k for k, c, depth in _outside_quotes(css, i) if c == "}" and depth == 0), len(css))
 
 
 def _split_selectors(prelude: str) -> list[str]:
-    out, depth, start = [], 0, 0
-    for i, c in enumerate(prelude):
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append(prelude[start:i].strip())
-            start = i + 1
-    out.append(prelude[start:].strip())
-    return [s for s in out if s]
+    return _split_top(prelude, ",")
 
 
 def can_match(selector: str, classes: set[str], ids: set[str]) -> bool:
@@ -187,22 +185,7 @@ def _keep(rules: Iterable[Rule], classes: set[str], ids: set[str]) -> list[Rule]
 
 
 def _declarations(text: str) -> list[str]:
-    out, depth, start, quote = [], 0, 0, ""
-    for i, c in enumerate(text):
-        if quote:
-            if c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == ";" and depth == 0:
-            out.append(text[start:i].strip())
-            start = i + 1
-    out.append(text[start:].strip())
-    return [d for d in out if d]
+    return _split_top(text, ";")
 
 
 def _walk(rules: Iterable[Rule]) -> Iterable[Rule]:
