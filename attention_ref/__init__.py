@@ -17,6 +17,7 @@ from attention_ref.core import (
     scores,
     softmax,
 )
+from attention_ref.multi_head import merge_heads, multi_head_attention, split_heads
 from attention_ref.stats import entropy, softmax_jacobian
 
 # The one place the version is written: pyproject.toml reads it from here (statically).
@@ -26,10 +27,13 @@ __all__ = [
     "attention_weights",
     "causal_mask",
     "entropy",
+    "merge_heads",
+    "multi_head_attention",
     "scale_scores",
     "scaled_dot_product_attention",
     "scaled_scores",
     "scores",
     "softmax",
     "softmax_jacobian",
+    "split_heads",
 ]

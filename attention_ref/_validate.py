@@ -169,3 +169,64 @@ def working_dtype(*arrays: FloatArray) -> tuple[np.dtype[Any], np.dtype[Any]]:
     result = np.result_type(*arrays)
     compute = np.dtype(np.float32) if result == np.float16 else result
     return result, compute
+
+
+def num_heads(h: object, d_model: int) -> int:
+    """Return ``h`` as an int after checking it is a positive divisor of ``d_model``."""
+    heads = positive_int(h, "num_heads")
+    if d_model % heads:
+        divisors = [d for d in range(1, d_model + 1) if d_model % d == 0]
+        raise ValueError(
+            f"num_heads must divide d_model = {d_model} into equal heads, got {heads} "
+            f"(divisors: {', '.join(map(str, divisors))})"
+        )
+    return heads
+
+
+def square_weight(w: npt.ArrayLike, name: str, d_model: int) -> FloatArray:
+    """Check a projection weight: real, finite and of shape ``(d_model, d_model)``."""
+    arr = real_array(w, name)
+    if arr.shape != (d_model, d_model):
+        raise ValueError(
+            f"{name} must have shape (d_model, d_model) = ({d_model}, {d_model}), got {arr.shape}"
+        )
+    finite(arr, name)
+    return arr
+
+
+def sequence(x: npt.ArrayLike, name: str) -> FloatArray:
+    """Check a sequence of token vectors: real, finite, at least ``(n, d_model)``."""
+    arr = real_array(x, name)
+    ndim_at_least(arr, 2, name, "(..., n, d_model)")
+    finite(arr, name)
+    return arr
+
+
+def head_mask(mask: npt.ArrayLike, x_ndim: int, heads_shape: tuple[int, ...]) -> npt.NDArray[Any]:
+    """Bring a multi-head mask to ``(..., num_heads, n, m)`` or say which shapes it may have.
+
+    ``mask`` may be ``(n, m)``, ``(..., n, m)`` (the same for every head) or
+    ``(..., num_heads, n, m)``; ``x_ndim`` is the number of dimensions of ``x``
+    (..., n, d_model), which tells the two apart, and ``heads_shape`` is the
+    weights' shape ``(..., num_heads, n, m)``.
+    """
+    arr = np.asarray(mask)
+    layouts = "(n, m), (..., n, m) or (..., num_heads, n, m)"
+    n, m = heads_shape[-2:]
+    if arr.ndim < 2 or arr.ndim > x_ndim + 1 or arr.shape[-2:] != (n, m):
+        raise ValueError(
+            f"mask must have shape {layouts} with n = {n} queries and m = {m} keys, got {arr.shape}"
+        )
+    given = arr.shape
+    if arr.ndim <= x_ndim:  # no head axis: the same mask for every head
+        arr = arr[..., np.newaxis, :, :]
+    try:
+        fits = np.broadcast_shapes(arr.shape, heads_shape) == heads_shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"mask of shape {given} does not fit the weights' shape {heads_shape} "
+            f"(..., num_heads, n, m); it may be {layouts}"
+        )
+    return attention_mask(arr, heads_shape)

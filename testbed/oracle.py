@@ -196,3 +196,49 @@ def _unwrap_rows(x: Any) -> Any:
     if _depth(x) == 2:
         return x[0]
     return [_unwrap_rows(y) for y in x]
+
+
+def matmul(a: Matrix, b: Matrix) -> list[list[float]]:
+    """The product of an n × d and a d × p table of numbers, one exactly rounded sum per entry."""
+    if any(len(row) != len(b) for row in a):
+        raise ValueError(f"matmul: rows of a must be {len(b)} long")
+    return [
+        [math.fsum(row[t] * b[t][c] for t in range(len(b))) for c in range(len(b[0]))] for row in a
+    ]
+
+
+def multi_head_attention(
+    x: Matrix,
+    w_q: Matrix,
+    w_k: Matrix,
+    w_v: Matrix,
+    w_o: Matrix,
+    num_heads: int,
+    context: Matrix | None = None,
+    mask: MaskRows | None = None,
+    *,
+    head_masks: Sequence[MaskRows] | None = None,
+    is_causal: bool = False,
+) -> tuple[list[list[float]], list[list[list[float]]]]:
+    """Plain-loop multi-head attention of one sequence ``x`` (n rows of d_model numbers).
+
+    Head ``h`` takes columns ``h*d_head .. (h+1)*d_head - 1`` of each projection, attends
+    on its own (scaled by ``1/sqrt(d_head)``), and the heads' outputs are laid side by
+    side, token by token, before the product with ``w_o``. ``mask`` is one n × m table
+    for every head; ``head_masks`` gives one table per head instead. Returns
+    ``(output, weights)``: n rows of d_model numbers and, per head, n rows of m weights.
+    """
+    context = x if context is None else context
+    q, k, v = matmul(x, w_q), matmul(context, w_k), matmul(context, w_v)
+    d_head = len(x[0]) // num_heads
+    joined: list[list[float]] = [[] for _ in x]
+    weights = []
+    for h in range(num_heads):
+        cols = range(h * d_head, (h + 1) * d_head)
+        q_h, k_h, v_h = ([[row[c] for c in cols] for row in m] for m in (q, k, v))
+        m_h = mask if head_masks is None else head_masks[h]
+        out_h, w_h = attention(q_h, k_h, v_h, m_h, is_causal=is_causal)
+        weights.append(w_h)
+        for token, row in enumerate(out_h):
+            joined[token].extend(row)
+    return matmul(joined, w_o), weights

@@ -107,3 +107,80 @@ def test_fully_masked_rows_agree_with_torch() -> None:
         pytest.skip(f"torch {torch.__version__} gives NaN for a fully masked row (older behaviour)")
     np.testing.assert_allclose(ar.scaled_dot_product_attention(q, k, v, mask), theirs, rtol=1e-12)
     assert theirs[1].tolist() == [0.0, 0.0]
+
+
+def torch_mha(
+    x: npt.NDArray[Any],
+    w: tuple[npt.NDArray[Any], ...],
+    num_heads: int,
+    context: npt.NDArray[Any] | None,
+    mask: npt.NDArray[Any] | None,
+    is_causal: bool,
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """torch.nn.MultiheadAttention(bias=False, batch_first=True) with our weights.
+
+    torch stores the transposes of the row-vector weights: in_proj_weight stacks
+    w_q.T, w_k.T, w_v.T; out_proj.weight is w_o.T. Its boolean attn_mask means True =
+    may NOT attend, the opposite of ours, and a causal mask must be passed explicitly.
+    """
+    w_q, w_k, w_v, w_o = w
+    d_model = x.shape[-1]
+    layer = torch.nn.MultiheadAttention(
+        d_model, num_heads, bias=False, batch_first=True, dtype=torch.float64
+    )
+    with torch.no_grad():
+        layer.in_proj_weight.copy_(torch.from_numpy(np.concatenate([w_q.T, w_k.T, w_v.T])))
+        layer.out_proj.weight.copy_(torch.from_numpy(np.ascontiguousarray(w_o.T)))
+    xt = torch.from_numpy(x)[None]  # (1, n, d): torch wants a batch here
+    ct = xt if context is None else torch.from_numpy(context)[None]
+    if is_causal:
+        mask = ar.causal_mask(x.shape[0], ct.shape[1])
+    attn_mask = None
+    if mask is not None:
+        attn_mask = torch.from_numpy(~mask)
+        if mask.ndim == 3:  # (h, n, m) -> torch's (batch * h, n, m)
+            attn_mask = attn_mask.reshape(-1, *mask.shape[-2:])
+    with torch.no_grad():
+        out, weights = layer(
+            xt, ct, ct, need_weights=True, attn_mask=attn_mask, average_attn_weights=False
+        )
+    return out[0].numpy(), weights[0].numpy()
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 7),
+    m=st.integers(1, 7),
+    heads=st.sampled_from([1, 2, 3, 4]),
+    d_head=st.integers(1, 5),
+    kind=st.sampled_from(["self", "cross", "mask", "head_masks", "causal"]),
+)
+def test_multi_head_agrees_with_torch(
+    seed: int, n: int, m: int, heads: int, d_head: int, kind: str
+) -> None:
+    rng = np.random.default_rng(seed)
+    d = heads * d_head
+    x = rng.standard_normal((n, d))
+    w = tuple(rng.standard_normal((4, d, d)) / np.sqrt(d))
+    context = rng.standard_normal((m, d)) if kind in ("cross", "mask", "head_masks") else None
+    m_ = n if context is None else m
+    mask = None
+    if kind == "mask":
+        mask = rng.random((n, m_)) < 0.6
+        mask[:, 0] = True  # torch gives NaN for a query that may attend to nothing
+    elif kind == "head_masks":
+        mask = rng.random((heads, n, m_)) < 0.6
+        mask[..., 0] = True
+    theirs, theirs_w = torch_mha(x, w, heads, context, mask, kind == "causal")
+    ours, ours_w = ar.multi_head_attention(
+        x,
+        *w,
+        num_heads=heads,
+        context=context,
+        mask=mask,
+        is_causal=kind == "causal",
+        return_weights=True,
+    )
+    np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(ours_w, theirs_w, rtol=1e-10, atol=1e-12)
