@@ -28,6 +28,7 @@ from site_build.practice import site_files
 from testbed.serve import serve
 from testbed.site import build_site
 from tests.fresh_venv import clean_env, install, make_venv, run
+from tests.test_practice import PARTIALS  # each lesson's folder and the partial offering it
 
 ROOT = Path(__file__).resolve().parents[1]
 PRACTICE = ROOT / "snippets" / "practice"
@@ -133,8 +134,6 @@ def test_downloaded_notebook_runs_in_a_fresh_environment(tmp_path: Path) -> None
     assert json.loads(origin)["url"].startswith(urljoin(base, "downloads/attention_ref-"))
 
 
-#: Each lesson's practice folder and the partial that offers its downloads.
-PARTIALS = {"attention": "practice.md", "self-attention": "practice_self_attention.md"}
 STEPS = sorted(
     (p.parent.name, p.name)
     for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*")  # lesson/step: no cache folders

@@ -161,6 +161,9 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
         assert runner(page, step).locator("[data-action='solution']").is_hidden()
     page.wait_for_selector(".practice__loader[data-state='ready']", timeout=WAIT_MS)
     assert any(u.endswith("vendor/pyodide/pyodide.asm.wasm") for u in requests)
+    # The section names its lesson: this lesson's manifest, and no other.
+    manifests = [u.removeprefix(site_url) for u in requests if u.endswith("manifest.json")]
+    assert manifests == ["practice/attention/manifest.json"]
 
     # Every solution passes, in real Pyodide.
     for step in STEPS:
