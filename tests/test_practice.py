@@ -249,6 +249,36 @@ def test_expected_values_agree_with_attention_ref(step: Path) -> None:
         np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=case.name)
 
 
+#: Lesson 2's steps that attention_ref also implements (the exact API of issue 10).
+HEADS_API = {
+    "02_split_heads": ("split_heads", lambda f, x, num_heads: f(x, num_heads)),
+    "03_merge_heads": ("merge_heads", lambda f, heads: f(np.asarray(heads, dtype=float))),
+    "05_multi_head": (
+        "multi_head_attention",
+        lambda f, x, w_q, w_k, w_v, w_o, num_heads, causal=False: f(
+            x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("step", sorted(HEADS_API))
+def test_lesson_2_expected_values_agree_with_attention_refs_heads(step: str) -> None:
+    """The same cases against attention_ref's own split_heads, merge_heads and
+    multi_head_attention (lesson 2's reference code), where attention_ref has them."""
+    import attention_ref
+
+    name, call = HEADS_API[step]
+    function = getattr(attention_ref, name, None)
+    if function is None:
+        pytest.skip(f"attention_ref has no {name} yet: it comes with lesson 2's reference code")
+    for case in checks_of(LESSON_2 / step).cases():
+        ref = np.asarray(call(function, *case.args), dtype=float)
+        got = np.asarray(case.expected, dtype=float)
+        assert got.shape == ref.shape, case.name
+        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=case.name)
+
+
 def test_the_worked_example_is_a_case_of_every_step_that_can_take_it() -> None:
     q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
     v = [[10, 0], [0, 5], [2, 2]]
