@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import colorsys
+import dataclasses
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -283,3 +284,16 @@ def test_built_pages_that_include_the_partial_embed_both_figures() -> None:
             assert img, (page, theme)
             for attr in (f'width="{width}"', f'height="{height}"', 'loading="lazy"', "alt="):
                 assert attr in img[0], (page, theme, attr)
+
+
+def test_the_key_follows_the_data_and_the_role_rules(tmp_path: Path) -> None:
+    names = {p.relative_to(ROOT).as_posix() for p in SPEC.sources}
+    assert names == {"data/it_attention.json", "site_build/head_roles.py",
+                     "site_build/heatmap_data.py"}  # fmt: skip
+    data = tmp_path / "it_attention.json"
+    data.write_text("{}")
+    spec = dataclasses.replace(SPEC, sources=(data,))
+    key = F.cache_key(spec)
+    data.write_text('{"edited": true}')
+    assert F.cache_key(spec) != key
+    assert F.cache_key(dataclasses.replace(SPEC, figsize=(6.75, 5.25))) != F.cache_key(SPEC)
