@@ -1,10 +1,12 @@
-"""MkDocs hook: the figures of "why divide by √d_k", as generated SVG files.
+"""MkDocs hook: the build's figures, as generated SVG files.
 
 Thin wiring only: ``site_build/figures.py`` pairs the experiments
 (``site_build/experiments.py``, from ``attention_ref``) with their drawings
-(``site_build/drawing.py``, light and dark SVGs) and caches them in ``.cache/figures/``
-(tested in ``tests/test_figures.py``). This hook adds them
-to the build as ``figures/<name>-<theme>.svg``; nothing is written into ``docs/``.
+(``site_build/drawing.py``, light and dark SVGs), and the real model's data with the
+figure of every head (``site_build/heads_figure.py``), and caches them in
+``.cache/figures/`` (tested in ``tests/test_figures.py``, ``tests/test_heads_figure.py``).
+This hook adds them to the build as ``figures/<name>-<theme>.svg``; nothing is written
+into ``docs/``.
 """
 
 from __future__ import annotations

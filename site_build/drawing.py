@@ -29,21 +29,39 @@ THEMES: tuple[Theme, ...] = ("light", "dark")
 
 @dataclass(frozen=True)
 class Palette:
-    """Colours of one theme. Unscaled and scaled also differ by marker and dash."""
+    """Colours of one theme. Unscaled and scaled also differ by marker and dash.
+
+    ``heat`` and ``heat_saturation`` are the attention heatmaps' colour scale (lightness
+    in percent at weight 0 and at weight 1, saturation in percent, hue 231), the same as
+    lesson 1's heatmap widget (``LIGHTNESS`` in ``docs/javascripts/lib/heatmap-math.js``);
+    ``roles`` frames the heads of each role in ``site_build/heads_figure.py`` (special,
+    previous, self, next; a letter names the role too).
+    """
 
     background: str
     foreground: str
     grid: str
     unscaled: str
     scaled: str
+    heat: tuple[float, float]
+    heat_saturation: float
+    roles: tuple[str, str, str, str]
 
 
 # Okabe-Ito colours (safe for colour-blind readers); the dark background is
 # Material's slate background, so the figure sits flush in the page.
 PALETTES: Mapping[Theme, Palette] = {
-    "light": Palette("#ffffff", "#1f2328", "#d8dbe0", "#c75300", "#0066a8"),
-    "dark": Palette("#1e2029", "#e2e4e9", "#3a3f4b", "#f0a04b", "#56b4e9"),
-}
+    "light": Palette(
+        "#ffffff", "#1f2328", "#d8dbe0", "#c75300", "#0066a8",
+        heat=(97, 24), heat_saturation=48,
+        roles=("#c75300", "#007a5a", "#b4367f", "#7a6400"),
+    ),
+    "dark": Palette(
+        "#1e2029", "#e2e4e9", "#3a3f4b", "#f0a04b", "#56b4e9",
+        heat=(17, 82), heat_saturation=42,
+        roles=("#f0a04b", "#3fcf9f", "#f08ac4", "#e6c84a"),
+    ),
+}  # fmt: skip
 
 # Pixel size: 6.75 x 3.375 in at 72 pt/in is 486 x 243 pt, shown as 648 x 324 CSS px.
 FIGSIZE = (6.75, 3.375)
@@ -153,7 +171,10 @@ def _svg_of(fig: Any, pal: Palette, title: str) -> bytes:
 
 
 def svgs_for_themes(
-    data: Any, draw: Callable[[Any, Palette, Any], None], title: str
+    data: Any,
+    draw: Callable[[Any, Palette, Any], None],
+    title: str,
+    figsize: tuple[float, float] = FIGSIZE,
 ) -> dict[Theme, bytes]:
     """Draw ``data`` with ``draw`` once per theme, as SVG with ``title`` as its name.
 
@@ -168,6 +189,8 @@ def svgs_for_themes(
         ``draw(figure, palette, data)``.
     title : str
         Written as the SVG's ``<title>``.
+    figsize : (float, float)
+        Width and height in inches (72 pt each; shown at 96 CSS px an inch).
 
     Returns
     -------
@@ -181,7 +204,7 @@ def svgs_for_themes(
     for theme in THEMES:
         pal = PALETTES[theme]
         with matplotlib.rc_context(_RC):
-            fig = Figure(figsize=FIGSIZE, layout="constrained", facecolor=pal.background)
+            fig = Figure(figsize=figsize, layout="constrained", facecolor=pal.background)
             draw(fig, pal, data)
             out[theme] = _svg_of(fig, pal, title)
     return out

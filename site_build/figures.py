@@ -1,7 +1,10 @@
-"""The figures of "why divide by √d_k": which experiment, drawn how, cached by content.
+"""The build's figures: which data, drawn how, cached by content.
 
-Each :class:`FigureSpec` pairs an experiment of :mod:`site_build.experiments` (with its
-parameters) with a drawing of :mod:`site_build.drawing`. :func:`cached_svgs` keeps the
+Each :class:`FigureSpec` pairs a computation (with its parameters) with a drawing: the
+three figures of "why divide by √d_k" pair an experiment of
+:mod:`site_build.experiments` with a drawing of :mod:`site_build.drawing`; the figure
+of every head of the real model reads the committed data and draws it with
+:mod:`site_build.heads_figure`. :func:`cached_svgs` keeps the
 light and dark SVGs in the build's content-hash cache (:mod:`site_build.cache`), keyed by
 :func:`cache_key`, so an unchanged figure is not drawn again and a cache hit does not
 import matplotlib. The MkDocs hook ``hooks/figures.py`` only wires
@@ -10,13 +13,13 @@ import matplotlib. The MkDocs hook ``hooks/figures.py`` only wires
 Examples
 --------
 >>> [spec.name for spec in FIGURES]
-['spread', 'saturation', 'gradient']
+['spread', 'saturation', 'gradient', 'heads']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -24,8 +27,10 @@ from typing import Any
 import numpy as np
 
 import attention_ref as ar
+from site_build import head_roles, heatmap_data
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import (
+    FIGSIZE,
     THEMES,
     Palette,
     Theme,
@@ -35,6 +40,8 @@ from site_build.drawing import (
     svgs_for_themes,
 )
 from site_build.experiments import D_KS, dot_product_spread, gradient_reach, softmax_saturation
+from site_build.heads_figure import FIGSIZE as HEADS_FIGSIZE
+from site_build.heads_figure import draw_head_grid, head_grid
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,11 @@ class FigureSpec:
         ``compute(**params)`` returns the data.
     draw : callable
         ``draw(figure, palette, data)`` draws it.
+    figsize : (float, float)
+        Width and height in inches (72 pt each, shown at 96 CSS px an inch).
+    sources : tuple of Path
+        Files the data is read from or computed with, beyond :func:`source_files`
+        (they enter the cache key).
     """
 
     name: str
@@ -60,6 +72,8 @@ class FigureSpec:
     params: Mapping[str, Any]
     compute: Callable[..., Any]
     draw: Callable[[Any, Palette, Any], None]
+    figsize: tuple[float, float] = FIGSIZE
+    sources: tuple[Path, ...] = field(default=())
 
 
 FIGURES: tuple[FigureSpec, ...] = (
@@ -84,6 +98,20 @@ FIGURES: tuple[FigureSpec, ...] = (
         gradient_reach,
         draw_gradient,
     ),
+    FigureSpec(
+        "heads",
+        "Attention of every head of all-MiniLM-L6-v2 for the sentence ending in 'tired': "
+        "6 layers by 12 heads, each framed and lettered by what it mostly looks at",
+        {"sentence": "tired", "threshold": head_roles.THRESHOLD},
+        head_grid,
+        draw_head_grid,
+        figsize=HEADS_FIGSIZE,
+        sources=(
+            heatmap_data.DATA_FILE,
+            Path(heatmap_data.__file__).resolve(),
+            Path(head_roles.__file__).resolve(),
+        ),
+    ),
 )
 
 
@@ -100,25 +128,26 @@ def render_svgs(spec: FigureSpec) -> dict[Theme, bytes]:
     dict
         ``{"light": svg_bytes, "dark": svg_bytes}``.
     """
-    return svgs_for_themes(spec.compute(**spec.params), spec.draw, spec.title)
+    return svgs_for_themes(spec.compute(**spec.params), spec.draw, spec.title, spec.figsize)
 
 
 def source_files() -> list[Path]:
     """The source files whose bytes decide every figure: ``attention_ref`` and this split.
 
-    ``attention_ref``'s modules, the experiments, the drawing and this module.
+    ``attention_ref``'s modules, the experiments, the drawings and this module.
     """
     ref_dir = Path(ar.__file__).resolve().parent
     here = Path(__file__).resolve().parent
-    modules = ("experiments.py", "drawing.py", "figures.py")
+    modules = ("experiments.py", "drawing.py", "heads_figure.py", "figures.py")
     return [*sorted(ref_dir.glob("*.py")), *(here / name for name in modules)]
 
 
 def cache_key(spec: FigureSpec, sources: Iterable[Path] | None = None) -> str:
     """SHA-256 of everything a figure depends on.
 
-    The figure's name, title and parameters, the bytes of ``sources`` (default
-    :func:`source_files`) and the versions of numpy and matplotlib.
+    The figure's name, title, parameters and size, the bytes of ``sources`` (default
+    :func:`source_files`) and of the spec's own ``sources``, and the versions of numpy
+    and matplotlib.
 
     Examples
     --------
@@ -130,11 +159,13 @@ def cache_key(spec: FigureSpec, sources: Iterable[Path] | None = None) -> str:
         "name": spec.name,
         "title": spec.title,
         "params": spec.params,
+        "figsize": list(spec.figsize),
         "numpy": np.__version__,
         # From the installed metadata: a cache hit must not import matplotlib (0.2 s).
         "matplotlib": version("matplotlib"),
     }
-    return content_key(meta=meta, files=source_files() if sources is None else sources)
+    files = [*(source_files() if sources is None else sources), *spec.sources]
+    return content_key(meta=meta, files=files)
 
 
 def cached_svgs(

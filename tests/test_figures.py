@@ -1,4 +1,5 @@
-"""The figures of "why divide by √d_k": the claims their captions make, and how they are built.
+"""The build's figures: the claims the captions of "why divide by √d_k" make, and how every
+figure is built (the figure of every head has its own claims in ``test_heads_figure.py``).
 
 The claims are checked on the very data the figures plot (``spec.compute(**spec.params)``),
 so a change to ``attention_ref`` that breaks the scaling, the scores or softmax fails
@@ -28,6 +29,8 @@ from site_build import figures as F
 ROOT = Path(__file__).resolve().parents[1]
 PARTIAL = (ROOT / "docs" / "partials" / "figures.md").read_text(encoding="utf-8")
 SPECS = {spec.name: spec for spec in F.FIGURES}
+# The figures of "why divide by √d_k", shown in docs/partials/figures.md.
+SQRT_DK = ("spread", "saturation", "gradient")
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -55,7 +58,7 @@ def gradient() -> E.GradientReach:
 
 
 def test_the_sweep_is_1_to_1024_in_powers_of_two() -> None:
-    for spec in F.FIGURES:
+    for spec in (SPECS[name] for name in SQRT_DK):
         assert spec.params["d_ks"] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
 
@@ -226,7 +229,8 @@ def test_svg_is_valid_xml_with_a_title(path: str, built: Mapping[str, bytes]) ->
     title = root.find(f"{SVG_NS}title")
     name = path.split("/")[1].rsplit("-", 1)[0]
     assert title is not None and title.text == SPECS[name].title
-    assert (root.get("width"), root.get("height")) == ("486pt", "243pt")  # 648 x 324 CSS px
+    width, height = (72 * x for x in SPECS[name].figsize)  # 72 pt an inch
+    assert (root.get("width"), root.get("height")) == (f"{width:g}pt", f"{height:g}pt")
     assert b"<text" not in built[path], "text must be drawn as paths (svg.fonttype = path)"
 
 
@@ -302,7 +306,8 @@ def test_a_cache_hit_does_not_import_matplotlib(tmp_path: Path) -> None:
 
 def test_the_key_reads_attention_ref_and_the_figure_modules() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in F.source_files()}
-    figure_modules = {f"site_build/{m}.py" for m in ("experiments", "drawing", "figures")}
+    modules = ("experiments", "drawing", "heads_figure", "figures")
+    figure_modules = {f"site_build/{m}.py" for m in modules}
     assert {"attention_ref/core.py", "attention_ref/stats.py"} | figure_modules <= names
 
 
@@ -310,12 +315,12 @@ def test_the_key_reads_attention_ref_and_the_figure_modules() -> None:
 
 
 def test_partial_embeds_each_figure_for_both_palettes_with_alt_text_and_caption() -> None:
-    for name in SPECS:
+    for name in SQRT_DK:
         for theme in ("light", "dark"):
             ref = f"](figures/{name}-{theme}.svg#only-{theme})"
             match = re.search(r"!\[([^\]]{40,})" + re.escape(ref), PARTIAL)
             assert match, f"{name}-{theme}: missing, or alt text shorter than 40 characters"
-    assert PARTIAL.count("<figcaption") == PARTIAL.count("<figure ") == len(SPECS)
+    assert PARTIAL.count("<figcaption") == PARTIAL.count("<figure ") == len(SQRT_DK)
 
 
 def test_built_lesson_page_embeds_every_figure() -> None:
@@ -323,7 +328,7 @@ def test_built_lesson_page_embeds_every_figure() -> None:
     if not page.is_file():
         pytest.skip("site/ is not built (`make build` builds it before pytest in `make test`)")
     html = page.read_text(encoding="utf-8")
-    for name in SPECS:
+    for name in SQRT_DK:
         for theme in ("light", "dark"):
             assert f'src="../figures/{name}-{theme}.svg#only-{theme}"' in html, (name, theme)
             svg = ROOT / "site" / "figures" / f"{name}-{theme}.svg"

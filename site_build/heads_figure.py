@@ -1,0 +1,270 @@
+"""The figure of every head: one sentence's attention in all 6 x 12 heads of the real model.
+
+:func:`head_grid` reads the committed all-MiniLM-L6-v2 data (``data/it_attention.json``)
+and the role of each head (:mod:`site_build.head_roles`); :func:`draw_head_grid` draws
+the heads as small multiples, one row per layer and one column per head, each framed
+and lettered by its role. ``site_build/figures.py`` pairs the two in a
+:class:`~site_build.figures.FigureSpec`, like the other figures.
+
+Layers and heads are labelled from 1, as the heatmap widget of lesson 1 shows them;
+the data files count them from 0. The cells use the heatmap's colour scale: hue 231,
+lightness from the palette's :attr:`~site_build.drawing.Palette.heat` ends, following
+the square root of the weight.
+
+Examples
+--------
+>>> grid = head_grid("tired")
+>>> grid.weights.shape, grid.tokens[:3], len(grid.roles), len(grid.roles[0])
+((6, 12, 16, 16), ('[CLS]', 'the', 'animal'), 6, 12)
+>>> [CODES[role] for role in ROLES]
+['C', 'P', 'S', 'N', '']
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from site_build.drawing import Palette
+from site_build.head_roles import PATTERNS, ROLES, THRESHOLD, record_roles
+from site_build.heatmap_data import DATA_FILE, check_record
+
+#: The letter written above a head of each role (none for ``mixed``).
+CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "N", "mixed": ""}
+
+#: Figure size in inches: 486 x 360 pt in the SVG, shown as 648 x 480 CSS px.
+FIGSIZE = (6.75, 5.0)
+
+# Layout: gaps in pixels of the image (one pixel is one query-key weight), margins in
+# inches around the image; the legend sits in the bottom margin.
+_GAP_X, _GAP_Y = 5, 10  # between heads; above each head its role's letter
+_LEFT, _RIGHT, _TOP, _BOTTOM = 0.42, 0.08, 0.42, 0.56
+
+
+@dataclass(frozen=True)
+class HeadGrid:
+    """One sentence's attention in every head, with each head's role.
+
+    Attributes
+    ----------
+    sentence : str
+        The sentence's id in the data (``tired`` or ``wide``).
+    tokens : tuple of str
+        The ``n`` tokens as the model saw them.
+    weights : ndarray, shape (layers, heads, n, n)
+        Weights in [0, 1]; rows are queries.
+    roles : tuple of tuple of dict
+        ``roles[layer][head]`` is ``{"role", "share"}`` (:func:`site_build.head_roles.head_role`).
+    threshold : float
+        The share a pattern needs to name a head.
+    """
+
+    sentence: str
+    tokens: tuple[str, ...]
+    weights: np.ndarray
+    roles: tuple[tuple[dict[str, Any], ...], ...]
+    threshold: float
+
+
+def head_grid(sentence: str, threshold: float = THRESHOLD, path: Path = DATA_FILE) -> HeadGrid:
+    """Read sentence ``sentence`` of the committed data and the role of each of its heads.
+
+    Raises
+    ------
+    ValueError
+        If the data is damaged, or no sentence has the id ``sentence``.
+
+    Examples
+    --------
+    >>> head_grid("loud")
+    Traceback (most recent call last):
+    ...
+    ValueError: sentence: no sentence 'loud' in it_attention.json (there are 'tired', 'wide')
+    """
+    record = json.loads(path.read_text(encoding="utf-8"))
+    check_record(record)
+    ids = [s["id"] for s in record["sentences"]]
+    if sentence not in ids:
+        known = ", ".join(repr(i) for i in ids)
+        raise ValueError(f"sentence: no sentence {sentence!r} in {path.name} (there are {known})")
+    s = record["sentences"][ids.index(sentence)]
+    roles = record_roles({"scale": record["scale"], "sentences": [s]}, threshold)
+    weights = np.asarray(s["attention"], dtype=np.float64) / record["scale"]  # (L, H, n, n)
+    return HeadGrid(
+        sentence=sentence,
+        tokens=tuple(s["tokens"]),
+        weights=weights,
+        roles=tuple(tuple(layer) for layer in roles["sentences"][sentence]),
+        threshold=threshold,
+    )
+
+
+def heat_colours(pal: Palette, steps: int = 256) -> list[str]:
+    """The heatmap's colour scale as ``steps`` hex colours, weight 0 to weight 1.
+
+    Lightness runs from ``pal.heat[0]`` to ``pal.heat[1]`` (percent) with the square root
+    of the weight, at hue 231 and the palette's saturation, as lesson 1's heatmap does.
+
+    Examples
+    --------
+    >>> from site_build.drawing import PALETTES
+    >>> scale = heat_colours(PALETTES["light"], 3)
+    >>> scale[0], scale[-1]
+    ('#f4f5fb', '#20295b')
+    """
+    zero, one = pal.heat
+    out = []
+    for t in np.linspace(0.0, 1.0, steps):
+        lightness = (zero + (one - zero) * float(np.sqrt(t))) / 100
+        r, g, b = colorsys.hls_to_rgb(231 / 360, lightness, pal.heat_saturation / 100)
+        out.append("#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b))))
+    return out
+
+
+def _mosaic(data: HeadGrid, pal: Palette) -> np.ndarray:
+    """Every head's weights as one RGB image, heads apart by the gaps, in the heat scale."""
+    layers, heads, n, _ = data.weights.shape
+    colours = np.array(  # (256, 3) uint8
+        [[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in heat_colours(pal)], dtype=np.uint8
+    )
+    background = np.array([int(pal.background[i : i + 2], 16) for i in (1, 3, 5)], np.uint8)
+    rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
+    image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB)
+    image[:] = background
+    index = np.rint(np.clip(data.weights, 0.0, 1.0) * 255).astype(np.intp)  # (L, H, n, n)
+    for li in range(layers):
+        for hi in range(heads):
+            top, left = li * (n + _GAP_Y) + _GAP_Y, hi * (n + _GAP_X)
+            image[top : top + n, left : left + n] = colours[index[li, hi]]
+    return image
+
+
+def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
+    """Draw every head of ``data`` as a small heatmap, framed and lettered by its role.
+
+    One image holds all the heads (one pixel a weight, rows are queries): a single
+    small raster in the SVG, where 72 images or 18,000 rectangles would weigh far more.
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+
+    fig.set_layout_engine("none")
+    layers, heads, n, _ = data.weights.shape
+    image = _mosaic(data, pal)
+    width_in, height_in = (float(x) for x in fig.get_size_inches())
+    unit = min(  # inches a weight, as large as the margins allow
+        (width_in - _LEFT - _RIGHT) / image.shape[1],
+        (height_in - _TOP - _BOTTOM) / image.shape[0],
+    )
+    box_w, box_h = image.shape[1] * unit, image.shape[0] * unit
+    ax = fig.add_axes(
+        (_LEFT / width_in, 1 - (_TOP + box_h) / height_in, box_w / width_in, box_h / height_in)
+    )
+    ax.imshow(
+        image,
+        interpolation="none",
+        aspect="equal",
+        extent=(-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5),
+    )
+    ax.set_axis_off()
+    frame = dict(zip(PATTERNS, pal.roles, strict=True))
+    for li in range(layers):
+        top = li * (n + _GAP_Y) + _GAP_Y
+        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center", color=pal.foreground)
+        for hi in range(heads):
+            left = hi * (n + _GAP_X)
+            role = data.roles[li][hi]["role"]
+            ax.add_patch(
+                # A pixel's width away from the weights, so a dark first or last
+                # column stays apart from the frame.
+                Rectangle(
+                    (left - 1.5, top - 1.5),
+                    n + 2,
+                    n + 2,
+                    fill=False,
+                    edgecolor=frame.get(role, pal.grid),
+                    linewidth=1.6 if role in frame else 0.7,
+                )
+            )
+            if CODES[role]:
+                ax.text(
+                    left + n / 2 - 0.5,
+                    top - 3.2,
+                    CODES[role],
+                    ha="center",
+                    va="bottom",
+                    fontsize=8,
+                    fontweight="bold",
+                    color=pal.foreground,
+                )
+            if li == 0:
+                ax.text(
+                    left + n / 2 - 0.5,
+                    -1,
+                    str(hi + 1),
+                    ha="center",
+                    va="bottom",
+                    color=pal.foreground,
+                )
+    ax.set_xlim(-2.5, image.shape[1] + 1.5)
+    ax.set_ylim(image.shape[0] + 0.5, -0.5)
+    fig.text(
+        (_LEFT + box_w / 2) / width_in,
+        1 - 0.04 / height_in,
+        "head",
+        ha="center",
+        va="top",
+        color=pal.foreground,
+    )
+    fig.text(
+        0.04 / width_in,
+        1 - (_TOP + box_h / 2) / height_in,
+        "layer",
+        rotation=90,
+        ha="left",
+        va="center",
+        color=pal.foreground,
+    )
+    handles = [
+        Line2D(
+            [],
+            [],
+            marker="s",
+            linestyle="none",
+            markersize=9,
+            markerfacecolor="none",
+            markeredgewidth=1.6,
+            markeredgecolor=frame[role],
+            label=f"{CODES[role]}  {ROLES[role]}",
+        )
+        for role in PATTERNS
+    ]
+    handles.append(
+        Line2D(
+            [],
+            [],
+            marker="s",
+            linestyle="none",
+            markersize=9,
+            markerfacecolor="none",
+            markeredgewidth=0.7,
+            markeredgecolor=pal.grid,
+            label=f"no letter: {ROLES['mixed']}",
+        )
+    )
+    legend = fig.legend(
+        handles=handles,
+        loc="lower center",
+        ncols=3,
+        fontsize=8.5,
+        bbox_to_anchor=((_LEFT + box_w / 2) / width_in, 0.01),
+        handletextpad=0.3,
+        columnspacing=1.2,
+    )
+    for text in legend.get_texts():
+        text.set_color(pal.foreground)

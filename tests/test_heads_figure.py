@@ -1,0 +1,299 @@
+"""The figure of every head (``docs/partials/heads_figure.md``): its claims and its files.
+
+- The caption's counts equal the counts of ``site_build/head_roles.py`` and the output
+  block under the figure (which Sybil checks against ``snippets/head_roles.py``, an
+  independent count written for the reader); the threshold the prose states is the one used.
+- Each claim of the alt text and of the note holds for the data.
+- The figure uses lesson 1's colour scale (read from its JavaScript) and hand-checked colours.
+- It is one small raster, drawn the same way twice; in the built site both files exist
+  with the size the markup declares, under the page-weight aim.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import dataclasses
+import os
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from site_build import figures as F
+from site_build import head_roles as R
+from site_build import heads_figure as H
+from site_build.drawing import PALETTES
+
+ROOT = Path(__file__).resolve().parents[1]
+PARTIAL_PATH = ROOT / "docs" / "partials" / "heads_figure.md"
+PARTIAL = PARTIAL_PATH.read_text(encoding="utf-8")
+SITE = Path(os.environ.get("SITE_DIR", ROOT / "site"))
+SPEC = next(spec for spec in F.FIGURES if spec.name == "heads")
+SVG_NS = "{http://www.w3.org/2000/svg}"
+MAX_BYTES = 150_000  # page-weight aim for each file
+LETTERS = {"C": "special", "P": "previous", "S": "self", "N": "next", "mixed": "mixed"}
+
+
+@pytest.fixture(scope="module")
+def roles() -> dict[str, Any]:
+    return R.record_roles(_record())["sentences"]  # type: ignore[no-any-return]
+
+
+def _record() -> dict[str, Any]:
+    import json
+
+    return json.loads(R.DATA_FILE.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def caption() -> str:
+    match = re.search(r"<figcaption[^>]*>(.*?)</figcaption>", PARTIAL, re.S)
+    assert match, "the partial has no <figcaption>"
+    return match[1]
+
+
+def alt_texts() -> list[str]:
+    # The alt text holds brackets of its own ([CLS]): match up to the image's address.
+    return re.findall(r"!\[(.+?)\]\(figures/heads-(?:light|dark)\.svg", PARTIAL)
+
+
+def output_block() -> list[str]:
+    match = re.search(r'```text title="Output"\n(.*?)```', PARTIAL, re.S)
+    assert match, "the partial has no output block"
+    return [line.strip() for line in match[1].strip().splitlines()]
+
+
+# ------------------------------------------------------------------------- the counts
+
+
+def test_the_figure_is_of_the_tired_sentence_at_the_contract_threshold() -> None:
+    assert SPEC.params == {"sentence": "tired", "threshold": 0.5}
+    assert R.THRESHOLD == 0.5
+    assert "at least half of its attention" in caption()
+    assert output_block()[0] == "threshold: 0.5 of a head's attention"
+
+
+def test_caption_counts_match_the_roles(roles: dict[str, Any]) -> None:
+    found = re.findall(r"(\d+) (?:heads )?(?:is|are) (C|P|S|N|mixed)\b", caption())
+    said = {LETTERS[letter]: int(n) for n, letter in found}
+    assert len(found) == len(said) == 5, f"the caption should count each role once: {found}"
+    assert said == R.role_counts(roles["tired"])
+    assert sum(said.values()) == 72
+
+
+def test_output_block_counts_match_the_roles(roles: dict[str, Any]) -> None:
+    lines = output_block()
+    assert lines[1].split() == ["sentence", "[CLS]/[SEP]", "previous", "itself", "next", "mixed"]
+    rows = {line.split()[0]: [int(x) for x in line.split()[1:]] for line in lines[2:]}
+    assert list(rows) == ["tired", "wide"]
+    for sentence, counts in rows.items():
+        assert counts == list(R.role_counts(roles[sentence]).values()), sentence
+
+
+def test_the_snippet_is_included_with_its_output() -> None:
+    include = '--8<-- "snippets/head_roles.py:counts"'
+    assert PARTIAL.count(include) == 1
+    after = PARTIAL.split(include, 1)[1]
+    assert re.match(r'\s*```\s*\n\s*```text title="Output"\n', after), "output must follow"
+
+
+# ------------------------------------------------------------- claims of alt text and note
+
+
+def test_both_alt_texts_are_the_same_real_description() -> None:
+    light, dark = alt_texts()
+    assert light == dark and len(light) > 200
+
+
+def layer_roles(roles: dict[str, Any], layer: int) -> list[str]:
+    """The roles of a layer counted from 1, as the figure labels it."""
+    return [head["role"] for head in roles["tired"][layer - 1]]
+
+
+ALT_CLAIMS = [
+    ("6 rows, layers 1 to 6, and 12 columns, heads 1 to 12", lambda r, w: len(r["tired"]) == 6),
+    ("the 16 tokens of the sentence", lambda r, w: w.weights.shape == (6, 12, 16, 16)),
+    (
+        "Layer 1, head 3 is a single sharp line just below the diagonal, framed as mostly the "
+        "previous token",
+        lambda r, w: layer_roles(r, 1)[2] == "previous" and r["tired"][0][2]["share"] > 0.95,
+    ),
+    (
+        "layer 2, head 9 is a line just above the diagonal, framed as mostly the next token",
+        lambda r, w: layer_roles(r, 2)[8] == "next",
+    ),
+    (
+        "From layer 2 on, most heads are framed as mostly [CLS]/[SEP]",
+        lambda r, w: sum(layer_roles(r, li).count("special") for li in range(2, 7)) > 30,
+    ),
+    (
+        "in each of those the first column, [CLS], stands out",
+        lambda r, w: all(
+            w.weights[li, hi, :, 0].mean() > 5 * w.weights[li, hi, :, -1].mean()
+            for li in range(6)
+            for hi in range(12)
+            if r["tired"][li][hi]["role"] == "special"
+        ),
+    ),
+    (
+        "The other heads of layer 1 and most heads of layer 6 have no frame",
+        lambda r, w: (
+            layer_roles(r, 1).count("mixed") == 11 and layer_roles(r, 6).count("mixed") > 6
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("phrase", "holds"), ALT_CLAIMS, ids=[c[0][:40] for c in ALT_CLAIMS])
+def test_alt_text_claims_hold(phrase: str, holds: Any, roles: dict[str, Any]) -> None:
+    assert all(phrase in alt for alt in alt_texts()), f"alt text no longer says {phrase!r}"
+    assert holds(roles, H.head_grid("tired")), f"the data no longer supports {phrase!r}"
+
+
+def test_the_two_sentences_differ_in_a_few_heads_near_the_threshold(
+    roles: dict[str, Any],
+) -> None:
+    assert "changes the role of only a few heads, each of them near the threshold" in " ".join(
+        PARTIAL.split()
+    )
+    moved = [
+        (a, b)
+        for layer_a, layer_b in zip(roles["tired"], roles["wide"], strict=True)
+        for a, b in zip(layer_a, layer_b, strict=True)
+        if a["role"] != b["role"]
+    ]
+    assert 0 < len(moved) <= 6, moved
+    for a, b in moved:
+        assert {a["role"], b["role"]} == {"special", "mixed"}, (a, b)
+        # Near the threshold: within a fifth of it, in both sentences.
+        assert abs(a["share"] - 0.5) < 0.1 and abs(b["share"] - 0.5) < 0.1, (a, b)
+
+
+# ---------------------------------------------------------------------- the colours
+
+
+def test_the_heat_scale_is_lesson_ones() -> None:
+    js = (ROOT / "docs" / "javascripts" / "lib" / "heatmap-math.js").read_text(encoding="utf-8")
+    for theme in ("light", "dark"):
+        match = re.search(rf"{theme}: Object\.freeze\(\{{ zero: (\d+), one: (\d+) \}}\)", js)
+        assert match, f"LIGHTNESS.{theme} not found in heatmap-math.js"
+        assert PALETTES[theme].heat == (int(match[1]), int(match[2]))
+    css = (ROOT / "docs" / "stylesheets" / "heatmap.css").read_text(encoding="utf-8")
+    assert "--hm-hue: 231;" in css
+    assert f"--hm-sat: {PALETTES['light'].heat_saturation}%;" in css
+    assert f"--hm-sat: {PALETTES['dark'].heat_saturation}%;" in css
+
+
+def test_heat_colours_by_hand() -> None:
+    # CSS hsl(231 48% 97%): C = (1 - |2L - 1|) S = 0.0288, X = C (1 - |231/60 mod 2 - 1|)
+    # = 0.00432, m = L - C/2 = 0.9556; hue in [180, 240): (r, g, b) = (m, X + m, C + m)
+    # = (243.7, 244.8, 251.0) / 255.
+    light = H.heat_colours(PALETTES["light"], 5)
+    assert light[0] == "#f4f5fb"
+    # Weight 1/4: lightness 97 + (24 - 97) * sqrt(1/4) = 60.5%.
+    r, g, b = colorsys.hls_to_rgb(231 / 360, 0.605, 0.48)
+    assert light[1] == "#{:02x}{:02x}{:02x}".format(*(round(255 * c) for c in (r, g, b)))
+    dark = H.heat_colours(PALETTES["dark"], 2)
+    # hsl(231 42% 17%): C = 0.1428, m = 0.0986, X = 0.02142: (25.1, 30.6, 61.6).
+    assert dark[0] == "#191f3e"
+
+
+# ------------------------------------------------------------------------ the files
+
+
+@pytest.fixture(scope="module")
+def svgs() -> dict[str, bytes]:
+    return {theme: svg for theme, svg in F.cached_svgs(SPEC, ROOT / ".cache" / "figures").items()}
+
+
+def declared_size() -> tuple[int, int]:
+    sizes = set(
+        re.findall(
+            r'heads-(?:light|dark)\.svg#only-\w+\)\{ width="(\d+)" '
+            r'height="(\d+)" loading="lazy" \}',
+            PARTIAL,
+        )
+    )
+    assert len(sizes) == 1, f"both images need the same width, height and lazy loading: {sizes}"
+    width, height = sizes.pop()
+    return int(width), int(height)
+
+
+def test_markup_size_is_the_figure_size() -> None:
+    width, height = (96 * x for x in SPEC.figsize)  # 96 CSS px an inch
+    assert declared_size() == (width, height)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_one_small_raster_with_its_title(theme: str, svgs: dict[str, bytes]) -> None:
+    svg = svgs[theme]
+    assert len(svg) < MAX_BYTES, f"heads-{theme}.svg weighs {len(svg)} bytes"
+    root = ET.fromstring(svg)
+    assert root.get("role") == "img"
+    title = root.find(f"{SVG_NS}title")
+    assert title is not None and title.text == SPEC.title
+    images = root.findall(f".//{SVG_NS}image")
+    assert len(images) == 1, "all 72 heads are one image"
+    # One pixel a weight: 12 heads of 16 across with 11 gaps, 6 rows of 16 with a gap each.
+    cols, rows = 12 * 16 + 11 * H._GAP_X, 6 * (16 + H._GAP_Y)
+    assert (images[0].get("width"), images[0].get("height")) == (str(cols), str(rows))
+    assert b"<text" not in svg
+
+
+def test_drawn_the_same_twice() -> None:
+    assert F.render_svgs(SPEC) == F.render_svgs(SPEC)
+
+
+def test_built_site_has_both_files_at_the_declared_size() -> None:
+    if not (SITE / "index.html").is_file():
+        pytest.skip(f"{SITE.name}/ is not built (`make build` builds it before pytest)")
+    width, height = declared_size()
+    for theme in ("light", "dark"):
+        path = SITE / "figures" / f"heads-{theme}.svg"
+        assert path.is_file(), path
+        assert path.stat().st_size < MAX_BYTES, (path, path.stat().st_size)
+        root = ET.fromstring(path.read_bytes())
+        # The SVG is sized in pt: 3 pt are 4 CSS px.
+        assert (root.get("width"), root.get("height")) == (
+            f"{width * 3 / 4:g}pt",
+            f"{height * 3 / 4:g}pt",
+        )
+
+
+def test_built_pages_that_include_the_partial_embed_both_figures() -> None:
+    if not (SITE / "index.html").is_file():
+        pytest.skip(f"{SITE.name}/ is not built (`make build` builds it before pytest)")
+    docs = ROOT / "docs"
+    pages = [
+        p
+        for p in docs.rglob("*.md")
+        if "partials/heads_figure.md" in p.read_text(encoding="utf-8")
+        and p.relative_to(docs).parts[0] not in {"partials", "overrides"}
+    ]
+    if not pages:
+        pytest.skip("no page includes docs/partials/heads_figure.md yet")
+    width, height = declared_size()
+    for page in pages:
+        built = SITE / page.relative_to(docs).with_suffix("") / "index.html"
+        html = built.read_text(encoding="utf-8")
+        for theme in ("light", "dark"):
+            img = re.search(
+                rf'<img [^>]*src="[./]*figures/heads-{theme}\.svg#only-{theme}"[^>]*>', html
+            )
+            assert img, (page, theme)
+            for attr in (f'width="{width}"', f'height="{height}"', 'loading="lazy"', "alt="):
+                assert attr in img[0], (page, theme, attr)
+
+
+def test_the_key_follows_the_data_and_the_role_rules(tmp_path: Path) -> None:
+    names = {p.relative_to(ROOT).as_posix() for p in SPEC.sources}
+    assert names == {"data/it_attention.json", "site_build/head_roles.py",
+                     "site_build/heatmap_data.py"}  # fmt: skip
+    data = tmp_path / "it_attention.json"
+    data.write_text("{}")
+    spec = dataclasses.replace(SPEC, sources=(data,))
+    key = F.cache_key(spec)
+    data.write_text('{"edited": true}')
+    assert F.cache_key(spec) != key
+    assert F.cache_key(dataclasses.replace(SPEC, figsize=(6.75, 5.25))) != F.cache_key(SPEC)
