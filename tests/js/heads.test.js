@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  cellAt, checkRoles, describeHead, headCaption, hslToRgb, layerSummary, moveIndex, pixels,
+  cellAt, checkRoles, defaultLayer, describeHead, headCaption, hslToRgb, layerSummary, moveIndex, pixels,
   ROLE_KEYS,
 } from "../../docs/javascripts/lib/heads-math.js";
 import { lightness } from "../../docs/javascripts/lib/heatmap-math.js";
@@ -82,7 +82,9 @@ test("captions, descriptions and layer counts, by hand", () => {
   assert.deepEqual(headCaption({ role: "self", share: 0.8316 }, LABELS), {
     label: "mostly itself",
     share: "0.832",
+    short: "share 0.832",
   });
+  assert.equal(headCaption({ role: "mixed", share: 0.3 }, LABELS).short, "largest 0.300");
   assert.equal(
     describeHead(2, 4, { role: "previous", share: 0.9 }, LABELS),
     "Layer 3, head 5: mostly the previous token (share 0.900)",
@@ -123,4 +125,18 @@ test("checkRoles accepts a matching file and names what is wrong otherwise", () 
   badShare.sentences.tired[1][0].share = 1.5;
   assert.throws(() => checkRoles(badShare, record), /layer 1 head 0: share must be a number in \[0, 1\], got 1.5/);
   assert.throws(() => checkRoles({ sentences: {} }, record), /missing key 'roles'/);
+});
+
+test("default layer: the most different roles, the first on ties, by hand", () => {
+  const layer = (...roles) => roles.map((role) => ({ role, share: 0.6 }));
+  // Kinds of role: 1, 3, 2, 3; layer 1 is the first with three.
+  const layers = [
+    layer("mixed", "mixed", "mixed"),
+    layer("special", "next", "mixed"),
+    layer("special", "special", "self"),
+    layer("self", "previous", "mixed"),
+  ];
+  assert.equal(defaultLayer(layers), 1);
+  assert.equal(defaultLayer([layer("mixed")]), 0);
+  assert.throws(() => defaultLayer([]), /no layers/);
 });

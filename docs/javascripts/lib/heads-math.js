@@ -59,15 +59,38 @@ export function checkRoles(roles, record) {
 }
 
 /**
- * The caption of one head: its role's label and its share as shown.
+ * The caption of one head: its role's label, its share, and the share as a small head
+ * shows it ("largest" for a mixed head, whose share is the largest of the four).
  * @param {{role: string, share: number}} entry  one head of head_roles.json
  * @param {Object<string, string>} labels        head_roles.json's `roles`
- * @returns {{label: string, share: string}}      e.g. {label: "mostly itself", share: "0.832"}
+ * @returns {{label: string, share: string, short: string}}
+ *   e.g. {label: "mostly itself", share: "0.832", short: "share 0.832"}
  */
 export function headCaption(entry, labels) {
   const label = labels[entry.role];
   check(typeof label === "string", `no label for role '${entry.role}'`);
-  return { label, share: entry.share.toFixed(DIGITS) };
+  const share = entry.share.toFixed(DIGITS);
+  return { label, share, short: `${entry.role === "mixed" ? "largest" : "share"} ${share}` };
+}
+
+/**
+ * The layer to open on: the one whose heads have the most different roles (the first
+ * such layer on ties), so that the reader meets several patterns at once.
+ * @param {{role: string}[][]} layers  (layers, heads) entries of one sentence
+ * @returns {number}  0-based
+ */
+export function defaultLayer(layers) {
+  check(layers.length > 0, "defaultLayer: no layers");
+  let best = 0;
+  let most = -1;
+  layers.forEach((heads, layer) => {
+    const kinds = new Set(heads.map((e) => e.role)).size;
+    if (kinds > most) {
+      best = layer;
+      most = kinds;
+    }
+  });
+  return best;
 }
 
 /**
