@@ -32,7 +32,8 @@ export function mount(box, M, data, roles) {
         }> …too <strong>${esc(s.id)}</strong></label>`,
     )
     .join("");
-  const layerOptions = Array.from({ length: L }, (_, i) => `<option value="${i}">${i + 1}</option>`).join("");
+  // Option values are layer numbers as shown (from 1); state.layer counts from 0.
+  const layerOptions = Array.from({ length: L }, (_, i) => `<option>${i + 1}</option>`).join("");
   const heads = Array.from(
     { length: H },
     (_, h) =>
@@ -85,7 +86,7 @@ export function mount(box, M, data, roles) {
   const grid = $("heads");
   const buttons = [...grid.querySelectorAll(".hd-head")];
   const layerSel = $("layer");
-  layerSel.value = String(state.layer);
+  layerSel.value = String(state.layer + 1);
   const full = $("full");
   const canvas = $("canvas");
   const details = $("details");
@@ -285,7 +286,7 @@ export function mount(box, M, data, roles) {
     }
   }
   layerSel.addEventListener("change", () => {
-    state.layer = Number(layerSel.value);
+    state.layer = Number(layerSel.value) - 1;
     rerender();
   });
   box.querySelector(".hd-sentences").addEventListener("change", (e) => {
