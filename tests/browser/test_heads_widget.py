@@ -208,8 +208,10 @@ def check_full_view(
     for i, (shown, want) in enumerate(zip(cells, w.ravel(), strict=True)):
         check_number(f"table cell {divmod(i, n)}", shown, float(want))
     caption = str(table.locator("caption").text_content())
-    assert caption.startswith(f"Attention weights of Layer {layer + 1}, head {head + 1}: ")
-    assert f"“…too {SENTENCES[sentence]}.”" in caption
+    assert caption == (
+        f"Attention weights of layer {layer + 1}, head {head + 1}, “…too {SENTENCES[sentence]}.”: "
+        "rows are queries, columns are keys; each row sums to 1."
+    )
     if not was_open:
         details.evaluate("d => { d.open = false; }")
 

@@ -154,7 +154,7 @@ export function mount(box, M, data, roles) {
     $("rows").innerHTML = spans;
     draw(canvas, shown.matrix, colours());
     readout.textContent = "";
-    $("table").caption.textContent = `Attention weights of ${title.replace(/ \(.*\)$/, "")}, “…too ${
+    $("table").caption.textContent = `Attention weights of layer ${state.layer + 1}, head ${h + 1}, “…too ${
       sent.id
     }.”: rows are queries, columns are keys; each row sums to 1.`;
     fillTable();
