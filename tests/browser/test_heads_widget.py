@@ -399,6 +399,8 @@ def test_reserved_height_and_phone_width(
     page.goto(site_url + PAGE, wait_until="load")
     box = page.locator(WIDGET)
     assert box.get_attribute("data-widget-state") == "waiting", "should wait below the screen"
+    # Render-later must never skip the widget's box (it measures itself): see extra.css.
+    assert box.evaluate("b => getComputedStyle(b).contentVisibility") != "auto"
     before = box.evaluate("b => b.getBoundingClientRect().height")
     box.scroll_into_view_if_needed()
     page.wait_for_selector(f"{WIDGET}[data-widget-state=ready]")
