@@ -20,6 +20,7 @@ SOURCES = (
     "stylesheets/extra.css",
     "stylesheets/theme-fixes.css",
     "stylesheets/heatmap.css",
+    "stylesheets/heads.css",
     "stylesheets/explorer.css",
     "stylesheets/practice.css",
 )

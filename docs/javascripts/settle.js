@@ -26,7 +26,7 @@ const MAX_BUDGET = 2000;
 
 /** The blocks extra.css skips: keep this selector and the stylesheet's one the same. */
 export const SKIPPED = [
-  ".md-content__inner > h2 ~ :nth-child(n + 16):not(h1, h2, h3, h4, h5, h6, [data-explorer], [data-hm-widget], [data-practice], [data-settled], .md-typeset__scrollwrap:has(table[data-settled]))",
+  ".md-content__inner > h2 ~ :nth-child(n + 16):not(h1, h2, h3, h4, h5, h6, [data-explorer], [data-hm-widget], [data-heads], [data-practice], [data-settled], .md-typeset__scrollwrap:has(table[data-settled]))",
   ".jp-Notebook > .jp-Cell ~ .jp-CodeCell:not([data-settled])",
   ".jp-Notebook > .jp-Cell ~ .jp-Cell .jp-RenderedMarkdown > :not(h1, h2, h3, h4, h5, h6, [data-settled])",
 ].join(",\n");

@@ -15,25 +15,36 @@ from typing import Any
 
 import pytest
 
-# selector, what to hold back, the accessible name while loading, the first control
+# selector, what to hold back, the accessible name while loading, the first control,
+# the page it is on
 WIDGETS = {
     "heatmap": (
         "[data-hm-widget]",
         "**/assets/data/it_attention.json",
         "Attention heatmap (loading)",
         "input[type=radio][value='0']",
+        "attention/",
     ),
     "explorer": (
         "[data-explorer]",
         "**/assets/data/explorer.json",
         "Query explorer (loading)",
         "select[id$='-pair']",
+        "attention/",
     ),
     "practice": (
         "[data-practice]",
         "**/javascripts/practice/ui.js",
         "Practice exercises (loading)",
         "a[href*='pyodide']",
+        "attention/",
+    ),
+    "heads": (
+        "[data-heads]",
+        "**/assets/data/head_roles.json",
+        "Every head of a layer (loading)",
+        "input[type=radio][value='0']",
+        "self-attention/",
     ),
 }
 
@@ -54,10 +65,10 @@ PREVIOUS_FOCUSABLE = """(sel) => {
 def test_tabbing_onto_a_loading_widget_reaches_its_first_control(
     page: Any, site_url: str, name: str
 ) -> None:
-    selector, held_url, loading_name, first_control = WIDGETS[name]
+    selector, held_url, loading_name, first_control, path = WIDGETS[name]
     held: list[Any] = []
     page.route(held_url, lambda route: held.append(route))
-    page.goto(site_url + "attention/", wait_until="load")
+    page.goto(site_url + path, wait_until="load")
     root = page.locator(selector)
     assert root.get_attribute("data-widget-state") == "waiting"  # far below the first screen
 
