@@ -54,12 +54,12 @@ print("S / 2", (S / np.sqrt(d_k)).tolist())
 
 # --8<-- [start:weights]
 A = softmax(S / np.sqrt(d_k))  # (n, n): each row adds up to 1
-print(A.round(3).tolist())
+print(*A.round(3).tolist(), sep="\n")  # one row per token
 # --8<-- [end:weights]
 
 # --8<-- [start:output]
 out = A @ V  # (n, d_model): a new row for every token
-print(out.round(2).tolist())
+print(*out.round(2).tolist(), sep="\n")
 same = scaled_dot_product_attention(Q, K, V)  # the one-call version
 print(np.allclose(out, same))
 # --8<-- [end:output]
@@ -85,9 +85,10 @@ print(np.allclose(moved, self_attention(X + P)[order]))
 # --8<-- [end:positions]
 
 # --8<-- [start:causal]
-print(causal_mask(3).astype(int).tolist())  # row i: tokens 0..i
+mask = causal_mask(3)  # (n, n): row i may see tokens 0..i
 A_causal = attention_weights(Q, K, is_causal=True)  # (n, n)
-print(A_causal.round(3).tolist())
+for m_row, a_row in zip(mask.astype(int), A_causal.round(3), strict=True):
+    print(m_row.tolist(), a_row.tolist())
 # --8<-- [end:causal]
 
 # --8<-- [start:split]
@@ -100,15 +101,17 @@ print("head 1 queries", Q_h[1].tolist())  # columns 2-3 of Q
 
 # --8<-- [start:per_head]
 for i in range(h):  # each head on its own, scaled by sqrt(2)
-    print(f"head {i} scores ", scores(Q_h[i], K_h[i]).tolist())
+    S_i = scores(Q_h[i], K_h[i])  # (n, n)
     A_i = attention_weights(Q_h[i], K_h[i])  # (n, n)
-    print(f"head {i} weights", A_i.round(3).tolist())
+    print(f"head {i}: scores -> weights")
+    for s_row, a_row in zip(S_i, A_i.round(3), strict=True):
+        print(" ", s_row.tolist(), "->", a_row.tolist())
 # --8<-- [end:per_head]
 
 # --8<-- [start:merge]
 heads = scaled_dot_product_attention(Q_h, K_h, V_h)  # (h, n, d_head)
 concat = merge_heads(heads)  # (n, d_model): heads side by side
-print(concat.round(2).tolist())
+print("heads side by side", *concat.round(2).tolist(), sep="\n")
 
 W_O = np.array(  # (d_model, d_model): mixes the heads' columns
     [
@@ -118,12 +121,13 @@ W_O = np.array(  # (d_model, d_model): mixes the heads' columns
         [0, 1, 0, 1],
     ]
 )
-print((concat @ W_O).round(2).tolist())
+print("times W_O", *(concat @ W_O).round(2).tolist(), sep="\n")
 # --8<-- [end:merge]
 
 # --8<-- [start:one_call]
-mha, weights = multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads=2, return_weights=True)
-print(mha.shape, weights.shape)  # (n, d_model), (h, n, n)
+layer = (W_Q, W_K, W_V, W_O)  # the four learned matrices
+mha, A_h = multi_head_attention(X, *layer, num_heads=2, return_weights=True)
+print(mha.shape, A_h.shape)  # (n, d_model), (h, n, n)
 print(np.allclose(mha, concat @ W_O))
 # --8<-- [end:one_call]
 
@@ -131,8 +135,12 @@ print(np.allclose(mha, concat @ W_O))
 source = np.array(  # (m, d_model) = (5, 4): another sequence
     [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [1, 1, 1, 1]]
 )
-out_x, w_x = multi_head_attention(
-    X, W_Q, W_K, W_V, W_O, num_heads=2, context=source, return_weights=True
+out_x, A_x = multi_head_attention(
+    X,  # the queries come from X ...
+    *layer,
+    num_heads=2,
+    context=source,  # ... the keys and values from source
+    return_weights=True,
 )
-print(out_x.shape, w_x.shape)  # (n, d_model), (h, n, m)
+print(out_x.shape, A_x.shape)  # (n, d_model), (h, n, m)
 # --8<-- [end:cross]
