@@ -1,10 +1,10 @@
 """MkDocs hook: the practice section's generated files and its editor bundle.
 
-Thin wiring only. ``site_build/practice.py`` turns ``snippets/practice/`` into the
-exercise manifest and the downloadable ``.py`` files; ``site_build/editor_bundle.py``
-bundles CodeMirror with esbuild (cached in ``.cache/`` by content hash). Both enter
-the site as generated files: nothing is written into ``docs/``. Pyodide itself is
-copied by the vendor hook's table.
+Thin wiring only. ``site_build/practice.py`` turns ``snippets/practice/<lesson>/`` into
+one exercise manifest per lesson and the downloadable ``.py`` files;
+``site_build/editor_bundle.py`` bundles CodeMirror with esbuild (cached in ``.cache/``
+by content hash). Both enter the site as generated files: nothing is written into
+``docs/``. Pyodide itself is copied by the vendor hook's table.
 """
 
 from __future__ import annotations

@@ -1,11 +1,18 @@
-"""The practice section's generated files: the exercise manifest and the downloadable checks.
+"""The practice sections' generated files: one exercise manifest per lesson and the downloads.
 
-Each step folder ``snippets/practice/NN_name/`` holds ``starter.py``, ``solution.py``,
-``checks.py`` and ``mistakes/``. The browser needs the starter, the solution (shown
-only after a failed attempt), the checks and the shared harness: they travel in one
-JSON manifest (``practice/manifest.json``). The starter, the checks and the harness
-are also published as plain ``.py`` files so a reader can download them and run the
-checks offline (``python checks.py answer.py``).
+Exercises are grouped by lesson: ``snippets/practice/<lesson>/NN_name/`` holds one step
+(``starter.py``, ``solution.py``, ``checks.py`` and ``mistakes/``), where ``<lesson>``
+is the slug of the page that shows them (``attention`` for ``/attention/``). The
+harness, ``snippets/practice/_harness.py``, is shared by every lesson.
+
+The browser needs a lesson's starters, its solutions (shown only after a failed
+attempt), its checks and the harness: they travel in one JSON manifest per lesson
+(``practice/<lesson>/manifest.json``); a page's practice section names its lesson
+(``data-practice="<lesson>"``) and loads that manifest only. The starters, the checks
+and the harness are also published as plain ``.py`` files, ``practice/files/<step>/``,
+so a reader can download them and run the checks offline (``python checks.py
+answer.py``). Step ids (the folder names) are unique across lessons, so these addresses
+and the editors' saved code never collide.
 
 ``hooks/practice.py`` adds the returned files to the MkDocs build; this module only
 reads the sources and returns text, so it is unit-tested without MkDocs.
@@ -14,6 +21,8 @@ Examples
 --------
 >>> step_constants('TITLE = "Step 1"\\nFUNCTION = "dot"\\nPARAMS = ("a", "b")\\n')
 {'TITLE': 'Step 1', 'FUNCTION': 'dot', 'PARAMS': ['a', 'b']}
+>>> manifest_path("self-attention")
+'practice/self-attention/manifest.json'
 """
 
 from __future__ import annotations
@@ -27,9 +36,9 @@ from pathlib import Path
 from site_build.vendor import PYODIDE_DEST, PYODIDE_FILES
 
 #: Where the generated files go in the site.
-MANIFEST_PATH = "practice/manifest.json"
 FILES_DIR = "practice/files"
 HARNESS = "_harness.py"
+LESSON_DIR = re.compile(r"^[a-z][a-z0-9-]*$")
 STEP_DIR = re.compile(r"^\d\d_[a-z0-9_]+$")
 REQUIRED = ("starter.py", "solution.py", "checks.py")
 CONSTANTS = ("TITLE", "FUNCTION", "PARAMS")
@@ -69,8 +78,8 @@ def step_constants(source: str) -> dict[str, object]:
     return {name: found[name] for name in CONSTANTS}
 
 
-def read_steps(practice_dir: Path) -> list[Step]:
-    """Every step folder (``NN_name``) of ``practice_dir``, in order.
+def read_steps(lesson_dir: Path) -> list[Step]:
+    """Every step folder (``NN_name``) of one lesson's folder, in order.
 
     Raises
     ------
@@ -79,10 +88,10 @@ def read_steps(practice_dir: Path) -> list[Step]:
     ValueError
         If there is no step, or a checks file lacks its constants.
     """
-    if not practice_dir.is_dir():
-        raise FileNotFoundError(f"practice folder not found: {practice_dir}")
+    if not lesson_dir.is_dir():
+        raise FileNotFoundError(f"practice folder not found: {lesson_dir}")
     steps = []
-    for folder in sorted(p for p in practice_dir.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in lesson_dir.iterdir() if p.is_dir()):
         if not STEP_DIR.match(folder.name):
             continue
         for name in REQUIRED:
@@ -105,8 +114,47 @@ def read_steps(practice_dir: Path) -> list[Step]:
             )
         )
     if not steps:
-        raise ValueError(f"no practice step (a folder named like 01_name) in {practice_dir}")
+        raise ValueError(f"no practice step (a folder named like 01_name) in {lesson_dir}")
     return steps
+
+
+def read_lessons(practice_dir: Path) -> dict[str, list[Step]]:
+    """Every lesson folder of ``practice_dir`` (named like a page slug) and its steps.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``practice_dir`` is missing.
+    ValueError
+        If there is no lesson, a lesson has no step, or two lessons share a step id
+        (their downloads and saved code would collide).
+    """
+    if not practice_dir.is_dir():
+        raise FileNotFoundError(f"practice folder not found: {practice_dir}")
+    lessons: dict[str, list[Step]] = {}
+    owner: dict[str, str] = {}
+    for folder in sorted(p for p in practice_dir.iterdir() if p.is_dir()):
+        if not LESSON_DIR.match(folder.name):
+            continue  # _harness's __pycache__ and the like
+        steps = read_steps(folder)
+        for step in steps:
+            if step.id in owner:
+                raise ValueError(
+                    f"practice step id {step.id} is in lessons {owner[step.id]} and "
+                    f"{folder.name}: step ids must be unique across lessons"
+                )
+            owner[step.id] = folder.name
+        lessons[folder.name] = steps
+    if not lessons:
+        raise ValueError(f"no lesson folder (named like a page slug) in {practice_dir}")
+    return lessons
+
+
+def manifest_path(lesson: str) -> str:
+    """Where a lesson's manifest goes in the site (the page's ``data-practice`` names it)."""
+    if not LESSON_DIR.match(lesson):
+        raise ValueError(f"not a lesson name: {lesson!r} (lower case, digits and hyphens)")
+    return f"practice/{lesson}/manifest.json"
 
 
 def pyodide_info(pyodide_dir: Path) -> dict[str, object]:
@@ -124,22 +172,25 @@ def pyodide_info(pyodide_dir: Path) -> dict[str, object]:
 def site_files(practice_dir: Path, pyodide_dir: Path) -> dict[str, str]:
     """The generated files, as ``{site path: text}``.
 
-    ``practice/manifest.json`` carries the harness and every step; ``practice/files/``
-    holds ``_harness.py`` and each step's ``starter.py`` and ``checks.py`` for download.
+    ``practice/<lesson>/manifest.json`` carries the harness and the steps of one lesson;
+    ``practice/files/`` holds ``_harness.py`` and each step's ``starter.py`` and
+    ``checks.py`` for download.
     """
-    steps = read_steps(practice_dir)
+    lessons = read_lessons(practice_dir)
     harness = (practice_dir / HARNESS).read_text(encoding="utf-8")
-    manifest = {
-        "pyodide": pyodide_info(pyodide_dir),
-        "harness": harness,
-        "files": FILES_DIR + "/",
-        "steps": [asdict(step) for step in steps],
-    }
-    files = {
-        MANIFEST_PATH: json.dumps(manifest, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
-        f"{FILES_DIR}/{HARNESS}": harness,
-    }
-    for step in steps:
-        files[f"{FILES_DIR}/{step.id}/starter.py"] = step.starter
-        files[f"{FILES_DIR}/{step.id}/checks.py"] = step.checks
+    pyodide = pyodide_info(pyodide_dir)
+    files = {f"{FILES_DIR}/{HARNESS}": harness}
+    for lesson, steps in lessons.items():
+        manifest = {
+            "lesson": lesson,
+            "pyodide": pyodide,
+            "harness": harness,
+            "files": FILES_DIR + "/",
+            "steps": [asdict(step) for step in steps],
+        }
+        text = json.dumps(manifest, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+        files[manifest_path(lesson)] = text
+        for step in steps:
+            files[f"{FILES_DIR}/{step.id}/starter.py"] = step.starter
+            files[f"{FILES_DIR}/{step.id}/checks.py"] = step.checks
     return files

@@ -35,7 +35,11 @@ from site_build import editor_bundle, practice
 
 ROOT = Path(__file__).resolve().parent.parent
 PRACTICE = ROOT / "snippets" / "practice"
-STEPS = sorted(p for p in PRACTICE.iterdir() if p.is_dir() and re.match(r"\d\d_", p.name))
+LESSON_1 = PRACTICE / "attention"
+LESSON_2 = PRACTICE / "self-attention"
+#: Each lesson's practice folder and the partial that shows its steps.
+PARTIALS = {"attention": "practice.md", "self-attention": "practice_self_attention.md"}
+STEPS = sorted(p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir())
 MISTAKES = sorted(m for step in STEPS for m in (step / "mistakes").glob("*.py"))
 EXPECTED_HINT = re.compile(r"^EXPECTED_HINT:\s*(\S+)\s*$", re.MULTILINE)
 
@@ -58,17 +62,29 @@ def rel(path: Path) -> str:
 # --- the exercises ------------------------------------------------------------------------
 
 
-def test_the_seven_steps_exist() -> None:
-    names = [s.name for s in STEPS]
-    assert names == [
-        "01_dot",
-        "02_scores",
-        "03_softmax",
-        "04_weighted_sum",
-        "05_attend",
-        "06_causal",
-        "07_many_queries",
-    ]
+def test_the_steps_of_each_lesson_exist() -> None:
+    by_lesson: dict[str, list[str]] = {}
+    for step in STEPS:
+        by_lesson.setdefault(step.parent.name, []).append(step.name)
+    assert by_lesson == {
+        "attention": [
+            "01_dot",
+            "02_scores",
+            "03_softmax",
+            "04_weighted_sum",
+            "05_attend",
+            "06_causal",
+            "07_many_queries",
+        ],
+        "self-attention": [
+            "01_project",
+            "02_split_heads",
+            "03_merge_heads",
+            "04_causal_self",
+            "05_multi_head",
+        ],
+    }
+    assert set(by_lesson) == set(PARTIALS)
     for step in STEPS:
         mistakes = list((step / "mistakes").glob("*.py"))
         assert len(mistakes) >= 3, f"{step.name}: expected at least 3 typical mistakes"
@@ -153,7 +169,7 @@ def test_step_4_uses_the_weights_the_page_prints() -> None:
     """The worked case of step 4 weighs with the lesson's own rounded weights."""
     q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
     printed = attention_weights(q, k).round(3).tolist()
-    worked = [c for c in checks_of(PRACTICE / "04_weighted_sum").cases() if "worked" in c.name]
+    worked = [c for c in checks_of(LESSON_1 / "04_weighted_sum").cases() if "worked" in c.name]
     assert [c.args[0] for c in worked] == [printed]
     for step in STEPS:  # another write-up's rounding of the third weight appears nowhere
         assert "0.308" not in (step / "checks.py").read_text(encoding="utf-8"), step.name
@@ -184,6 +200,25 @@ def _weighted_sum_ref(weights: list[float], values: list[list[float]]) -> Any:
     return out * w.sum()
 
 
+def _split_heads_ref(x: list[list[float]], num_heads: int) -> Any:
+    # (n, d) -> (n, h, d / h) -> (h, n, d / h): head i holds columns i*d/h .. (i+1)*d/h - 1.
+    arr = np.asarray(x, dtype=float)
+    n, d = arr.shape
+    return arr.reshape(n, num_heads, d // num_heads).transpose(1, 0, 2)
+
+
+def _multi_head_ref(
+    x: Any, w_q: Any, w_k: Any, w_v: Any, w_o: Any, num_heads: int, causal: bool = False
+) -> Any:
+    # Project, split, attend per head (attention_ref), merge, project back.
+    x = np.asarray(x, dtype=float)
+    q, k, v = (
+        _split_heads_ref((x @ np.asarray(w, float)).tolist(), num_heads) for w in (w_q, w_k, w_v)
+    )
+    heads = scaled_dot_product_attention(q, k, v, is_causal=causal)  # (h, n, d_head)
+    return np.concatenate(list(heads), axis=-1) @ np.asarray(w_o, dtype=float)
+
+
 REFERENCE = {
     "01_dot": lambda a, b: scores(a, [b])[0],
     "02_scores": lambda q, keys: scaled_scores(q, keys),
@@ -194,6 +229,12 @@ REFERENCE = {
     "07_many_queries": lambda qs, ks, vs, mask: scaled_dot_product_attention(
         qs, ks, vs, mask=None if mask is None else np.array(mask, dtype=bool)
     ),
+    # Lesson 2: numpy's matrix product and reshapes, and attention_ref's attention.
+    "01_project": lambda x, w: np.asarray(x, dtype=float) @ np.asarray(w, dtype=float),
+    "02_split_heads": lambda x, num_heads: _split_heads_ref(x, num_heads),
+    "03_merge_heads": lambda heads: np.concatenate([np.asarray(hd, float) for hd in heads], -1),
+    "04_causal_self": lambda q, k, v: scaled_dot_product_attention(q, k, v, is_causal=True),
+    "05_multi_head": lambda *args: _multi_head_ref(*args),
 }
 
 
@@ -208,6 +249,36 @@ def test_expected_values_agree_with_attention_ref(step: Path) -> None:
         np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=case.name)
 
 
+#: Lesson 2's steps that attention_ref also implements (the exact API of issue 10).
+HEADS_API = {
+    "02_split_heads": ("split_heads", lambda f, x, num_heads: f(x, num_heads)),
+    "03_merge_heads": ("merge_heads", lambda f, heads: f(np.asarray(heads, dtype=float))),
+    "05_multi_head": (
+        "multi_head_attention",
+        lambda f, x, w_q, w_k, w_v, w_o, num_heads, causal=False: f(
+            x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("step", sorted(HEADS_API))
+def test_lesson_2_expected_values_agree_with_attention_refs_heads(step: str) -> None:
+    """The same cases against attention_ref's own split_heads, merge_heads and
+    multi_head_attention (lesson 2's reference code), where attention_ref has them."""
+    import attention_ref
+
+    name, call = HEADS_API[step]
+    function = getattr(attention_ref, name, None)
+    if function is None:
+        pytest.skip(f"attention_ref has no {name} yet: it comes with lesson 2's reference code")
+    for case in checks_of(LESSON_2 / step).cases():
+        ref = np.asarray(call(function, *case.args), dtype=float)
+        got = np.asarray(case.expected, dtype=float)
+        assert got.shape == ref.shape, case.name
+        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=case.name)
+
+
 def test_the_worked_example_is_a_case_of_every_step_that_can_take_it() -> None:
     q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
     v = [[10, 0], [0, 5], [2, 2]]
@@ -216,7 +287,7 @@ def test_the_worked_example_is_a_case_of_every_step_that_can_take_it() -> None:
     assert (q, k) in by_step["02_scores"]
     assert ([1.0, 0.0, 0.5],) in by_step["03_softmax"]
     assert (q, k, v) in by_step["05_attend"]
-    out = next(c for c in checks_of(PRACTICE / "05_attend").cases() if c.args == (q, k, v))
+    out = next(c for c in checks_of(LESSON_1 / "05_attend").cases() if c.args == (q, k, v))
     assert [round(x, 2) for x in out.expected] == [5.68, 1.55]  # the lesson's numbers
 
 
@@ -235,7 +306,7 @@ def _cli(checks: Path, answer: Path, cwd: Path) -> subprocess.CompletedProcess[s
 
 
 def test_command_line_from_the_repository() -> None:
-    step = PRACTICE / "03_softmax"
+    step = LESSON_1 / "03_softmax"
     ok = _cli(step / "checks.py", step / "solution.py", ROOT)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "PASS" in ok.stdout and "FAIL" not in ok.stdout
@@ -247,7 +318,7 @@ def test_command_line_from_the_repository() -> None:
 
 def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:
     """The three downloaded files in one folder, as the page names them."""
-    step = PRACTICE / "01_dot"
+    step = LESSON_1 / "01_dot"
     shutil.copy(PRACTICE / "_harness.py", tmp_path / "_harness.py")
     shutil.copy(step / "checks.py", tmp_path / "01_dot_checks.py")
     shutil.copy(step / "starter.py", tmp_path / "01_dot_starter.py")
@@ -260,7 +331,7 @@ def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:
 
 
 def test_command_line_usage_errors(tmp_path: Path) -> None:
-    step = checks_of(PRACTICE / "01_dot")
+    step = checks_of(LESSON_1 / "01_dot")
     assert h.main(step, ["checks.py"]) == 2
     assert h.main(step, ["checks.py", str(tmp_path / "missing.py")]) == 2
 
@@ -268,7 +339,7 @@ def test_command_line_usage_errors(tmp_path: Path) -> None:
 # --- the harness's diagnostics ----------------------------------------------------------------
 
 
-DOT = checks_of(PRACTICE / "01_dot")
+DOT = checks_of(LESSON_1 / "01_dot")
 
 
 def test_syntax_error_reports_the_readers_line() -> None:
@@ -312,8 +383,8 @@ def test_endless_loop_is_stopped_on_the_command_line(monkeypatch: pytest.MonkeyP
 
 
 def test_tuples_and_generators_count_as_lists() -> None:
-    softmax_step = checks_of(PRACTICE / "03_softmax")
-    source = (PRACTICE / "03_softmax" / "solution.py").read_text(encoding="utf-8")
+    softmax_step = checks_of(LESSON_1 / "03_softmax")
+    source = (LESSON_1 / "03_softmax" / "solution.py").read_text(encoding="utf-8")
     as_tuple = source.replace(
         "return [e / total for e in exps]", "return tuple(e / total for e in exps)"
     )
@@ -363,7 +434,7 @@ def test_each_step_owns_the_hints_of_its_mistakes(step: Path) -> None:
 
 def test_the_relation_check_compares_two_calls() -> None:
     """Runner.relation: call twice, change the input, compare (a wrong relation fails)."""
-    step = checks_of(PRACTICE / "02_scores")
+    step = checks_of(LESSON_1 / "02_scores")
     source = "def scaled_scores(q, keys):\n    return sorted(k[0] for k in keys)\n"
     runner = h.Runner(step, h.load(source)[0]["scaled_scores"], source)
     args, changed = ([1.0], [[2.0], [1.0]]), ([1.0], [[1.0], [2.0]])
@@ -403,39 +474,61 @@ def test_an_answer_that_changes_its_input_fails_in_every_step() -> None:
 
 def test_site_files_carry_every_step_and_the_downloads() -> None:
     files = practice.site_files(PRACTICE, ROOT / "node_modules" / "pyodide")
-    manifest = json.loads(files[practice.MANIFEST_PATH])
-    assert [s["id"] for s in manifest["steps"]] == [s.name for s in STEPS]
-    assert manifest["harness"] == (PRACTICE / "_harness.py").read_text(encoding="utf-8")
-    for step in manifest["steps"]:
-        folder = PRACTICE / step["id"]
-        assert step["starter"] == (folder / "starter.py").read_text(encoding="utf-8")
-        assert step["solution"] == (folder / "solution.py").read_text(encoding="utf-8")
-        assert step["function"] == checks_of(folder).FUNCTION
-        assert files[f"practice/files/{step['id']}/checks.py"] == step["checks"]
-        assert f"practice/files/{step['id']}/starter.py" in files
+    harness = (PRACTICE / "_harness.py").read_text(encoding="utf-8")
+    for lesson in PARTIALS:
+        manifest = json.loads(files[f"practice/{lesson}/manifest.json"])
+        assert manifest["lesson"] == lesson
+        # A lesson's manifest carries its own steps, and no other lesson's.
+        assert [s["id"] for s in manifest["steps"]] == [
+            s.name for s in STEPS if s.parent.name == lesson
+        ]
+        assert manifest["harness"] == harness
+        for step in manifest["steps"]:
+            folder = PRACTICE / lesson / step["id"]
+            assert step["starter"] == (folder / "starter.py").read_text(encoding="utf-8")
+            assert step["solution"] == (folder / "solution.py").read_text(encoding="utf-8")
+            assert step["function"] == checks_of(folder).FUNCTION
+            assert files[f"practice/files/{step['id']}/checks.py"] == step["checks"]
+            assert f"practice/files/{step['id']}/starter.py" in files
+        pyodide = manifest["pyodide"]
+        assert pyodide["version"] == "0.29.3" and pyodide["index"] == "vendor/pyodide/"
+        assert pyodide["bytes"] == sum(pyodide["files"].values()) > 5_000_000
     assert "practice/files/_harness.py" in files
-    pyodide = manifest["pyodide"]
-    assert pyodide["version"] == "0.29.3" and pyodide["index"] == "vendor/pyodide/"
-    assert pyodide["bytes"] == sum(pyodide["files"].values()) > 5_000_000
+    # Lesson 1's downloads kept their addresses (pages and readers link to them).
+    assert "practice/files/01_dot/checks.py" in files
+    assert sorted(p for p in files if p.endswith("manifest.json")) == [
+        "practice/attention/manifest.json",
+        "practice/self-attention/manifest.json",
+    ]
 
 
-def test_the_partial_offers_every_step_and_its_downloads() -> None:
-    partial = (ROOT / "docs" / "partials" / "practice.md").read_text(encoding="utf-8")
-    for step in STEPS:
-        assert f'data-step="{step.name}"' in partial
+@pytest.mark.parametrize("lesson", PARTIALS)
+def test_the_partial_offers_every_step_and_its_downloads(lesson: str) -> None:
+    partial = (ROOT / "docs" / "partials" / PARTIALS[lesson]).read_text(encoding="utf-8")
+    # The section names its lesson: the browser loads that lesson's manifest.
+    assert f'<div class="practice" data-practice="{lesson}" markdown>' in partial
+    assert partial.count('class="practice" data-practice') == 1
+    assert '--8<-- "docs/partials/practice_intro.md"' in partial
+    steps = [s.name for s in STEPS if s.parent.name == lesson]
+    assert re.findall(r'data-step="([^"]+)"', partial) == steps
+    for step in steps:
         for name in ("starter.py", "checks.py"):
-            assert f"(practice/files/{step.name}/{name})" in partial
+            assert f'(practice/files/{step}/{name}){{download="{step}_{name}"}}' in partial
+
+
+def test_the_intro_states_the_download_size() -> None:
+    intro = (ROOT / "docs" / "partials" / "practice_intro.md").read_text(encoding="utf-8")
     # "about 12 MB": the size the page states is the size the worker downloads.
     files = practice.site_files(PRACTICE, ROOT / "node_modules" / "pyodide")
-    mb = json.loads(files[practice.MANIFEST_PATH])["pyodide"]["bytes"] / 1e6
-    stated = re.search(r"about (\d+) MB", partial)
+    mb = json.loads(files["practice/attention/manifest.json"])["pyodide"]["bytes"] / 1e6
+    stated = re.search(r"about (\d+) MB", intro)
     assert stated and abs(int(stated[1]) - mb) < 1, (
         f"page says {stated and stated[1]} MB, is {mb:.1f}"
     )
 
 
 def test_site_files_name_what_is_missing(tmp_path: Path) -> None:
-    shutil.copytree(PRACTICE / "01_dot", tmp_path / "01_dot")
+    shutil.copytree(LESSON_1 / "01_dot", tmp_path / "01_dot")
     shutil.copy(PRACTICE / "_harness.py", tmp_path / "_harness.py")
     (tmp_path / "01_dot" / "solution.py").unlink()
     with pytest.raises(FileNotFoundError, match=r"01_dot has no solution\.py"):
@@ -446,6 +539,26 @@ def test_site_files_name_what_is_missing(tmp_path: Path) -> None:
         practice.read_steps(tmp_path / "01_dot" / "mistakes")
     with pytest.raises(FileNotFoundError, match="not found"):
         practice.read_steps(tmp_path / "nowhere")
+    with pytest.raises(FileNotFoundError, match="not found"):
+        practice.read_lessons(tmp_path / "nowhere")
+    with pytest.raises(ValueError, match="not a lesson name"):
+        practice.manifest_path("../x")
+
+
+def test_lessons_are_folders_and_step_ids_are_unique_across_them(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no lesson folder"):
+        practice.read_lessons(tmp_path)
+    for lesson in ("one", "two"):
+        shutil.copytree(LESSON_1 / "01_dot", tmp_path / lesson / "01_dot")
+    (tmp_path / "__pycache__").mkdir()  # not a lesson: skipped
+    with pytest.raises(ValueError, match="01_dot is in lessons one and two"):
+        practice.read_lessons(tmp_path)
+    (tmp_path / "two" / "01_dot").rename(tmp_path / "two" / "01_other")
+    lessons = practice.read_lessons(tmp_path)
+    assert {k: [s.id for s in v] for k, v in lessons.items()} == {
+        "one": ["01_dot"],
+        "two": ["01_other"],
+    }
 
 
 # --- the editor bundle -----------------------------------------------------------------------
@@ -507,7 +620,7 @@ def test_a_failure_is_told_in_tiers() -> None:
     [broken] = h.run(DOT, "def dot(a, b)\n    return 0\n")
     assert broken.tiers() == {"nudge": h.COMMON_HINTS["syntax"], "call": []}
     # The browser receives the tiers with every result.
-    report = json.loads(h.run_json(str(PRACTICE / "01_dot" / "checks.py"), source))
+    report = json.loads(h.run_json(str(LESSON_1 / "01_dot" / "checks.py"), source))
     assert report["results"][0]["tiers"] == results[0].tiers()
 
 
@@ -523,7 +636,7 @@ def test_printed_output_is_captured_and_capped() -> None:
     assert printed.shown.startswith("loading\na = [1, 0, 1, 0] " + "x" * 100)
     assert len(printed.shown) == h.PRINT_LIMIT == 400
     assert printed.total > 1000 and printed.cut == printed.total - 400
-    report = json.loads(h.run_json(str(PRACTICE / "01_dot" / "checks.py"), chatty))
+    report = json.loads(h.run_json(str(LESSON_1 / "01_dot" / "checks.py"), chatty))
     assert report["printed"] == {
         "text": printed.shown,
         "total": printed.total,
@@ -535,14 +648,14 @@ def test_printed_output_is_captured_and_capped() -> None:
         DOT, "import sys\nsys.stderr.write('oops')\ndef dot(a, b):\n    return 0\n"
     )
     assert err.shown == "oops"
-    _, quiet = h.run_capturing(DOT, (PRACTICE / "01_dot" / "solution.py").read_text("utf-8"))
+    _, quiet = h.run_capturing(DOT, (LESSON_1 / "01_dot" / "solution.py").read_text("utf-8"))
     assert quiet.total == 0 and h.printed_text(quiet) == ""
 
 
 def test_command_line_shows_the_printed_output_after_the_report(tmp_path: Path) -> None:
     answer = tmp_path / "answer.py"
     answer.write_text("def dot(a, b):\n    print('y' * 300)\n    return 0\n", encoding="utf-8")
-    out = _cli(PRACTICE / "01_dot" / "checks.py", answer, ROOT)
+    out = _cli(LESSON_1 / "01_dot" / "checks.py", answer, ROOT)
     assert out.returncode == 1
     head, _, tail = out.stdout.partition("Your code printed (at most 400 characters):")
     assert "FAIL" in head and "y" * 300 not in head, "printing must not interleave the report"

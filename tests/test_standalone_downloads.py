@@ -28,6 +28,7 @@ from site_build.practice import site_files
 from testbed.serve import serve
 from testbed.site import build_site
 from tests.fresh_venv import clean_env, install, make_venv, run
+from tests.test_practice import PARTIALS  # each lesson's folder and the partial offering it
 
 ROOT = Path(__file__).resolve().parents[1]
 PRACTICE = ROOT / "snippets" / "practice"
@@ -133,12 +134,16 @@ def test_downloaded_notebook_runs_in_a_fresh_environment(tmp_path: Path) -> None
     assert json.loads(origin)["url"].startswith(urljoin(base, "downloads/attention_ref-"))
 
 
-STEPS = sorted(p.name for p in PRACTICE.iterdir() if p.is_dir() and p.name[0].isdigit())
+STEPS = sorted(
+    (p.parent.name, p.name)
+    for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*")  # lesson/step: no cache folders
+    if p.is_dir()
+)
 
 
-def _download_names(step: str) -> dict[str, str]:
+def _download_names(lesson: str, step: str) -> dict[str, str]:
     """``{site path: file name}`` of the files the practice page offers for ``step``."""
-    text = (ROOT / "docs" / "partials" / "practice.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "partials" / PARTIALS[lesson]).read_text(encoding="utf-8")
     links = re.findall(r'\]\((practice/files/[^)]+)\)\{download="([^"]+)"\}', text)
     return {
         path: name
@@ -147,14 +152,14 @@ def _download_names(step: str) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("step", STEPS)
-def test_practice_downloads_run_with_plain_python(step: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("lesson", "step"), STEPS, ids=[step for _, step in STEPS])
+def test_practice_downloads_run_with_plain_python(lesson: str, step: str, tmp_path: Path) -> None:
     files = site_files(PRACTICE, ROOT / "node_modules" / "pyodide")
-    for path, name in _download_names(step).items():
+    for path, name in _download_names(lesson, step).items():
         (tmp_path / name).write_text(files[path], encoding="utf-8")
     names = ["_harness.py", f"{step}_checks.py", f"{step}_starter.py"]
     assert sorted(os.listdir(tmp_path)) == sorted(names), "the page offers other files"
-    shutil.copy(PRACTICE / step / "solution.py", tmp_path / "answer.py")  # a right answer
+    shutil.copy(PRACTICE / lesson / step / "solution.py", tmp_path / "answer.py")  # a right answer
     plain = [sys.executable, "-E", "-S", f"{step}_checks.py"]  # no site-packages, no PYTHON*
     kwargs = {"cwd": tmp_path, "capture_output": True, "text": True, "timeout": 120}
     started = subprocess.run([*plain, f"{step}_starter.py"], check=False, **kwargs)

@@ -21,7 +21,10 @@ from tests.browser.axe import axe_violations, describe
 
 ROOT = Path(__file__).resolve().parents[2]
 PRACTICE = ROOT / "snippets" / "practice"
-STEPS = sorted(p.name for p in PRACTICE.iterdir() if p.is_dir() and p.name[:2].isdigit())
+#: Every step's folder, by id (ids are unique across lessons).
+STEP_DIRS = {p.name: p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir()}
+#: The steps of lesson 1, the page /attention/.
+STEPS = sorted(name for name, folder in STEP_DIRS.items() if folder.parent.name == "attention")
 # One typical mistake per step, and the hint it must earn (as its file declares).
 MISTAKE = {
     "01_dot": "elementwise",
@@ -39,7 +42,7 @@ WAIT_MS = 90_000  # generous: a cold Pyodide start on a busy machine
 
 
 def source(step: str, name: str) -> str:
-    return (PRACTICE / step / name).read_text(encoding="utf-8")
+    return (STEP_DIRS[step] / name).read_text(encoding="utf-8")
 
 
 def declared_hint(step: str, mistake: str) -> str:
@@ -104,7 +107,7 @@ def tier_text(page: Any, step: str) -> str:
 
 
 def first_failure_in_cpython(step: str, code: str) -> h.Result:
-    results = h.run(h.load_step(PRACTICE / step / "checks.py"), code)
+    results = h.run(h.load_step(STEP_DIRS[step] / "checks.py"), code)
     return next(r for r in results if not r.passed)
 
 
@@ -158,6 +161,9 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
         assert runner(page, step).locator("[data-action='solution']").is_hidden()
     page.wait_for_selector(".practice__loader[data-state='ready']", timeout=WAIT_MS)
     assert any(u.endswith("vendor/pyodide/pyodide.asm.wasm") for u in requests)
+    # The section names its lesson: this lesson's manifest, and no other.
+    manifests = [u.removeprefix(site_url) for u in requests if u.endswith("manifest.json")]
+    assert manifests == ["practice/attention/manifest.json"]
 
     # Every solution passes, in real Pyodide.
     for step in STEPS:

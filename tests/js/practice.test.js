@@ -10,6 +10,7 @@ import {
   capPrinted,
   detailRows,
   formatMB,
+  manifestPath,
   printedView,
   progressFraction,
   progressText,
@@ -27,6 +28,17 @@ test("storage keys are per step and reject anything that is not a step id", () =
   assert.notEqual(storageKeys("01_dot").code, storageKeys("02_scores").code);
   assert.throws(() => storageKeys("softmax"), /not a practice step id: softmax/);
   assert.throws(() => storageKeys("01_dot/../x"), /not a practice step id/);
+});
+
+test("each lesson has its own manifest, named by the section's data-practice", () => {
+  assert.equal(manifestPath("attention"), "practice/attention/manifest.json");
+  assert.equal(manifestPath("self-attention"), "practice/self-attention/manifest.json");
+  // An empty attribute (data-practice with no value), or anything that is not a page
+  // slug, fails with a message the page can show.
+  assert.throws(() => manifestPath(""), /names no lesson \(data-practice=""\)/);
+  assert.throws(() => manifestPath(undefined), /names no lesson/);
+  assert.throws(() => manifestPath("../x"), /names no lesson/);
+  assert.throws(() => manifestPath("Attention"), /names no lesson/);
 });
 
 test("megabytes with one decimal, and bad byte counts are refused", () => {

@@ -12,6 +12,15 @@ export function storageKeys(stepId) {
   return { code: `${STORAGE_PREFIX}${stepId}/code`, failed: `${STORAGE_PREFIX}${stepId}/failed` };
 }
 
+/** Where a lesson's exercises are, relative to the site root: the practice section names
+ *  its lesson (`data-practice="self-attention"`) and loads that lesson's manifest only. */
+export function manifestPath(lesson) {
+  if (typeof lesson !== "string" || !/^[a-z][a-z0-9-]*$/.test(lesson)) {
+    throw new Error(`the practice section names no lesson (data-practice="${lesson ?? ""}")`);
+  }
+  return `practice/${lesson}/manifest.json`;
+}
+
 /** Bytes as megabytes with one decimal: 8647684 -> "8.6 MB". */
 export function formatMB(bytes) {
   if (!Number.isFinite(bytes) || bytes < 0) throw new Error(`not a byte count: ${bytes}`);

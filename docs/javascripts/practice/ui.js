@@ -5,6 +5,7 @@ import {
   TIME_LIMIT_MS,
   capPrinted,
   detailRows,
+  manifestPath,
   printedView,
   tierButtonText,
   progressFraction,
@@ -17,22 +18,23 @@ import {
 const SITE_ROOT = new URL("../../", import.meta.url);
 const SVGNS = "http://www.w3.org/2000/svg";
 
-let manifestPromise = null;
+const manifests = new Map(); // lesson -> Promise of its manifest
 let editorPromise = null;
 let runner = null; // the one PythonWorker shared by every step of the page
 let mounted = null; // the [data-practice] element currently mounted
 
 // --- loading --------------------------------------------------------------------------
 
-function loadManifest() {
-  if (!manifestPromise) {
-    manifestPromise = fetch(new URL("practice/manifest.json", SITE_ROOT)).then((r) => {
+function loadManifest(lesson) {
+  if (!manifests.has(lesson)) {
+    const promise = fetch(new URL(manifestPath(lesson), SITE_ROOT)).then((r) => {
       if (!r.ok) throw new Error(`could not load the exercises (HTTP ${r.status})`);
       return r.json();
     });
-    manifestPromise.catch(() => (manifestPromise = null));
+    manifests.set(lesson, promise);
+    promise.catch(() => manifests.delete(lesson));
   }
-  return manifestPromise;
+  return manifests.get(lesson);
 }
 
 function loadEditor() {
@@ -449,7 +451,7 @@ export async function mount(root) {
   const editorLoading = loadEditor(); // in parallel with the exercises and Python
   let manifest, editorModule;
   try {
-    manifest = await loadManifest();
+    manifest = await loadManifest(root.dataset.practice);
     startPython(manifest, loader);
     editorModule = await editorLoading;
   } catch (err) {
@@ -470,6 +472,10 @@ function startPython(manifest, loader) {
     onReady: (ms) => loader.ready(ms),
     onRestart: () => loader.restart(),
   };
+  if (runner && runner.manifest !== manifest) {
+    runner.stop(); // another lesson's checks: this page needs its own
+    runner = null;
+  }
   if (runner) Object.assign(runner, news);
   else runner = new PythonWorker(manifest, news);
   runner.ensure().catch((err) => loader.fail(`Python could not start: ${err.message}`));

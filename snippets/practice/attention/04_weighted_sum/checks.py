@@ -15,8 +15,8 @@ from pathlib import Path
 
 try:
     import _harness as h
-except ImportError:  # run from the repository: the harness sits one folder up
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+except ImportError:  # run from the repository: the harness sits two folders up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     import _harness as h
 
 TITLE = "Step 4, weighted sum"

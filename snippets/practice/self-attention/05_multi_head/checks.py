@@ -1,0 +1,246 @@
+"""Hidden checks for lesson 2, step 5: multi-head self-attention, end to end.
+
+Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
+with status 0 only when all of them pass. Expected values are worked out by hand
+(fixed cases with d_model = 2, written as closed forms), by plain single-head
+attention (num_heads = 1), or by the plain formula below (seeded cases); properties
+need no expected value at all (shuffled tokens, a changed last token, a doubled w_o).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+try:
+    import _harness as h
+except ImportError:  # run from the repository: the harness sits two folders up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    import _harness as h
+
+TITLE = "Lesson 2, step 5, multi-head attention"
+FUNCTION = "multi_head_attention"
+PARAMS = ("x", "w_q", "w_k", "w_v", "w_o", "num_heads", "causal")
+FALLBACK_HINT = "mha-wrong"
+
+#: The hints this step gives for its own mistakes (the harness adds its common ones).
+HINTS: dict[str, str] = {
+    "mha-no-w-o": "After merging the heads, multiply by w_o. The output projection is what "
+    "mixes the heads' findings; without it every output column comes from one head only.",
+    "mha-scale-d-model": "Each head divides its scores by sqrt(d_head), the width of ITS "
+    "queries (d_model / num_heads), not by sqrt(d_model). attention() from step 4 does "
+    "this by itself when you give it one head's q, k and v.",
+    "mha-one-head": "num_heads was ignored: you attended once over the full width. Split Q, "
+    "K and V into num_heads heads, let each head attend on its own, then merge them.",
+    "mha-keys-from-w-q": "The keys come from w_k (K = x W_K), and the values from w_v. "
+    "Projecting the keys with w_q scores every token against its own kind of query.",
+    "mha-causal-ignored": "Pass causal on to every head: with causal=True, no head may let "
+    "position i attend to a later position.",
+    "mha-causal-optional": "causal must be optional: define multi_head_attention(x, w_q, w_k, "
+    "w_v, w_o, num_heads, causal=False).",
+    "mha-split-x": "Project first, then split. Head i's queries are its block of columns of "
+    "Q = x W_Q, and every one of them mixes ALL the columns of x. Cutting x into pieces "
+    "first lets each head see only a slice of every token.",
+    "mha-order": "Without the causal mask, self-attention does not care where a token sits: "
+    "shuffling the tokens of x must shuffle the output rows the same way, and change "
+    "nothing else.",
+    "mha-wrong": "Q, K, V = x W_Q, x W_K, x W_V; split each into num_heads heads; in each "
+    "head, attention(q, k, v, causal); merge the heads' outputs; multiply by w_o.",
+}
+
+E = math.e
+A = E / (1 + E)  # the weight of a score of 1 against a score of 0
+B = math.exp(1 / math.sqrt(2)) / (1 + math.exp(1 / math.sqrt(2)))  # same, scaled by sqrt(2)
+I2 = [[1, 0], [0, 1]]
+SWAP = [[0, 1], [1, 0]]
+Matrix = list[list[float]]
+
+
+def _matmul(x: Matrix, w: Matrix) -> Matrix:
+    return [
+        [math.fsum(a * b for a, b in zip(row, col, strict=True)) for col in zip(*w)] for row in x
+    ]
+
+
+def _attend(q: Matrix, k: Matrix, v: Matrix, causal: bool, scale: float) -> Matrix:
+    out = []
+    for i, qi in enumerate(q):
+        seen = range(i + 1) if causal else range(len(k))
+        s = [math.fsum(a * b for a, b in zip(qi, k[j], strict=True)) / scale for j in seen]
+        top = max(s)
+        e = [math.exp(x - top) for x in s]
+        total = math.fsum(e)
+        out.append(
+            [
+                math.fsum(e[m] * v[j][c] for m, j in enumerate(seen)) / total
+                for c in range(len(v[0]))
+            ]
+        )
+    return out
+
+
+def _columns(m: Matrix, start: int, stop: int) -> Matrix:
+    return [row[start:stop] for row in m]
+
+
+def _mha(
+    x: Matrix,
+    w_q: Matrix,
+    w_k: Matrix,
+    w_v: Matrix,
+    w_o: Matrix | None,
+    num_heads: int,
+    causal: bool = False,
+    *,
+    scale: float | None = None,
+    split_x: bool = False,
+) -> Matrix:
+    """The definition; the keyword arguments model mistakes (a fixed scale, x split first)."""
+    d = len(x[0])
+    size = d // num_heads
+    full = None if split_x else (_matmul(x, w_q), _matmul(x, w_k), _matmul(x, w_v))
+    pieces: list[Matrix] = []
+    for i in range(num_heads):
+        lo, hi = i * size, (i + 1) * size
+        if full is None:  # each head: its slice of x times the matching block of each w
+            part = _columns(x, lo, hi)
+            q, k, v = (_matmul(part, _columns(w[lo:hi], lo, hi)) for w in (w_q, w_k, w_v))
+        else:
+            q, k, v = (_columns(m, lo, hi) for m in full)
+        pieces.append(_attend(q, k, v, causal, math.sqrt(size) if scale is None else scale))
+    merged = [[value for piece in pieces for value in piece[t]] for t in range(len(x))]
+    return merged if w_o is None else _matmul(merged, w_o)
+
+
+def expected(
+    x: Matrix,
+    w_q: Matrix,
+    w_k: Matrix,
+    w_v: Matrix,
+    w_o: Matrix,
+    num_heads: int,
+    causal: bool = False,
+) -> Matrix:
+    """Project, split into consecutive column blocks, attend per head, merge, times w_o."""
+    return _mha(x, w_q, w_k, w_v, w_o, num_heads, causal)
+
+
+def _single_head(x: Matrix, w_q: Matrix, w_k: Matrix, w_v: Matrix, w_o: Matrix) -> Matrix:
+    """Plain attention of the projections (no splitting at all), then w_o."""
+    q, k, v = _matmul(x, w_q), _matmul(x, w_k), _matmul(x, w_v)
+    return _matmul(_attend(q, k, v, False, math.sqrt(len(q[0]))), w_o)
+
+
+def cases() -> list[h.Case]:
+    # d_model = 2 and x = I: Q, K and V are the weights themselves, and each of two heads
+    # of width 1 sees one column. A head whose query is 1 scores [1, 0] or [0, 1] (weights
+    # A and 1 - A); a query of 0 scores [0, 0] (weights 1/2 and 1/2).
+    fixed = [
+        h.Case(
+            "d_model = 2, two heads of width 1, identity weights",
+            (I2, I2, I2, I2, I2, 2, False),
+            [[A, 0.5], [0.5, A]],
+        ),
+        h.Case(
+            "the same with causal=True: position 0 sees only itself",
+            (I2, I2, I2, I2, I2, 2, True),
+            [[1.0, 0.0], [0.5, A]],
+        ),
+        h.Case("w_o swaps the two columns", (I2, I2, I2, I2, SWAP, 2, False), [[0.5, A], [A, 0.5]]),
+        h.Case(
+            "w_k swaps the columns: the keys differ from the queries",
+            (I2, I2, SWAP, I2, I2, 2, False),
+            [[1 - A, 0.5], [0.5, 1 - A]],
+        ),
+        # One head of width 2: scores I / sqrt(2).
+        h.Case("one head of width 2", (I2, I2, I2, I2, I2, 1, False), [[B, 1 - B], [1 - B, B]]),
+    ]
+    rng = random.Random(1501)
+    x, w_q, w_k, w_v, w_o = h.matrix(rng, 3, 4), *(h.matrix(rng, 4, 4) for _ in range(4))
+    fixed.append(
+        h.Case(
+            "num_heads = 1 is plain attention of x W_Q, x W_K, x W_V, then W_O",
+            (x, w_q, w_k, w_v, w_o, 1, False),
+            _single_head(x, w_q, w_k, w_v, w_o),
+        )
+    )
+    seeded = []
+    sizes = ((3, 4, 2, False), (4, 6, 3, True), (5, 6, 2, True), (2, 4, 4, False))
+    for i, (n, d, num_heads, causal) in enumerate(sizes, start=1):
+        x = h.matrix(rng, n, d)
+        w_q, w_k, w_v, w_o = (h.matrix(rng, d, d, -1.0, 1.0) for _ in range(4))
+        label = "causal" if causal else "not causal"
+        name = f"random case {i} ({n} tokens, d_model = {d}, {num_heads} heads, {label})"
+        args = (x, w_q, w_k, w_v, w_o, num_heads, causal)
+        seeded.append(h.Case(name, args, expected(*args)))
+    return fixed + seeded
+
+
+MISTAKES = [
+    h.Mistake("mha-no-w-o", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, None, nh, c)),
+    h.Mistake(
+        "mha-scale-d-model",
+        lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh, c, scale=math.sqrt(len(x[0]))),
+    ),
+    h.Mistake("mha-one-head", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, 1, c)),
+    h.Mistake("mha-keys-from-w-q", lambda x, q, k, v, o, nh, c=False: _mha(x, q, q, v, o, nh, c)),
+    h.Mistake("mha-causal-ignored", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh)),
+    h.Mistake(
+        "mha-split-x", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh, c, split_x=True)
+    ),
+]
+
+
+def explain_exception(exc: Exception, args: tuple[Any, ...]) -> str | None:
+    if isinstance(exc, TypeError) and "causal" in str(exc) and len(args) == 6:
+        return "mha-causal-optional"
+    return None
+
+
+def properties(run: h.Runner) -> Iterator[h.Result]:
+    rng = random.Random(1502)
+    n, d = 4, 4
+    x = h.matrix(rng, n, d)
+    w_q, w_k, w_v, w_o = (h.matrix(rng, d, d, -1.0, 1.0) for _ in range(4))
+    weights = (w_q, w_k, w_v, w_o)
+    order = [2, 0, 3, 1]
+    yield run.relation(
+        "not causal: shuffling the tokens shuffles the outputs the same way",
+        (x, *weights, 2, False),
+        ([x[j] for j in order], *weights, 2, False),
+        expected="the outputs, shuffled like the tokens",
+        hint="mha-order",
+        predict=lambda rows: [(h.as_list(rows) or [])[j] for j in order],
+    )
+    yield run.relation(
+        "causal: a new last token keeps outputs 0..n-2",
+        (x, *weights, 2, True),
+        ([*x[:-1], [5.0, -5.0, 5.0, -5.0]], *weights, 2, True),
+        expected=f"the first {n - 1} outputs as before",
+        hint="mha-causal-ignored",
+        part=lambda rows: (h.as_list(rows) or [])[: n - 1],
+    )
+    doubled = [[2 * value for value in row] for row in w_o]
+    yield run.relation(
+        "w_o comes last: doubling w_o doubles the output",
+        (x, w_q, w_k, w_v, w_o, 2, False),
+        (x, w_q, w_k, w_v, doubled, 2, False),
+        expected="twice the output with w_o",
+        hint="mha-no-w-o",
+        predict=lambda rows: [[2 * value for value in row] for row in rows],
+    )
+    yield run.relation(
+        "causal is optional and False by default",
+        (x, *weights, 2, False),
+        (x, *weights, 2),
+        expected="the output with causal=False",
+        hint="mha-causal-optional",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(h.main(sys.modules[__name__], sys.argv))

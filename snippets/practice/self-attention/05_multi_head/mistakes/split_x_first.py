@@ -1,0 +1,55 @@
+"""Splits x before projecting: each head projects its own slice of x with its block of w.
+
+EXPECTED_HINT: mha-split-x
+"""
+
+import math
+
+
+def project(x, w):
+    """Step 1: x (n rows of width d_in) times w (d_in rows of width d_out)."""
+    return [[sum(row[k] * w[k][j] for k in range(len(w))) for j in range(len(w[0]))] for row in x]
+
+
+def split_heads(x, num_heads):
+    """Step 2: num_heads heads, each n rows of width d / num_heads (consecutive columns)."""
+    d = len(x[0])
+    if d % num_heads != 0:
+        raise ValueError(f"num_heads = {num_heads} does not divide the width of x, {d}")
+    d_head = d // num_heads
+    return [[row[i * d_head : (i + 1) * d_head] for row in x] for i in range(num_heads)]
+
+
+def merge_heads(heads):
+    """Step 3: the heads side by side again, n rows of width num_heads * d_head."""
+    return [[value for head in heads for value in head[t]] for t in range(len(heads[0]))]
+
+
+def attention(q, k, v, causal=False):
+    """Step 4, with causal optional: row i attends to every key, or to keys 0..i only."""
+    d_k, n = len(q[0]), len(k)
+    out = []
+    for i in range(len(q)):
+        seen = range(i + 1) if causal else range(n)
+        scores = [sum(a * b for a, b in zip(q[i], k[j])) / math.sqrt(d_k) for j in seen]
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        total = sum(exps)
+        out.append([sum(e * v[j][c] for e, j in zip(exps, seen)) / total for c in range(len(v[0]))])
+    return out
+
+
+def block(w, i, size):
+    """The square block of w that maps columns i*size.. of x to columns i*size.. of Q."""
+    return [row[i * size : (i + 1) * size] for row in w[i * size : (i + 1) * size]]
+
+
+def multi_head_attention(x, w_q, w_k, w_v, w_o, num_heads, causal=False):
+    size = len(x[0]) // num_heads
+    outputs = []
+    for i, part in enumerate(split_heads(x, num_heads)):
+        q = project(part, block(w_q, i, size))
+        k = project(part, block(w_k, i, size))
+        v = project(part, block(w_v, i, size))
+        outputs.append(attention(q, k, v, causal))
+    return project(merge_heads(outputs), w_o)
