@@ -263,7 +263,11 @@ SITE = ROOT / "site"
 
 @pytest.mark.skipif(not (SITE / "attention" / "index.html").is_file(), reason="site not built")
 def test_the_built_pages_carry_typeset_math_and_no_katex_script() -> None:
-    for page in ("attention/index.html", "notebooks/sqrt_dk/index.html"):
+    for page in (
+        "attention/index.html",
+        "self-attention/index.html",
+        "notebooks/sqrt_dk/index.html",
+    ):
         html = (SITE / page).read_text(encoding="utf-8")
         assert html.count('<span class="katex">') >= 10, page
         assert 'class="arithmatex">\\(' not in html, page

@@ -63,6 +63,7 @@ def includes() -> set[tuple[str, str | None]]:
 def test_there_are_snippets_and_pages() -> None:
     assert len(SNIPPET_FILES) >= 3, "expected the lesson's snippets in snippets/"
     assert DOCS / "attention.md" in PAGES and DOCS / "index.md" in PAGES
+    assert DOCS / "self-attention.md" in PAGES
 
 
 @pytest.mark.parametrize("snippet", SNIPPET_FILES, ids=rel)
@@ -128,9 +129,17 @@ def test_every_python_fence_of_a_page_yields_sybil_examples(page: Path) -> None:
     assert not untested, f"{rel(page)}: fences Sybil does not test, at {untested}"
 
 
-def test_the_lesson_page_has_its_examples() -> None:
-    # Guards the two counts above against both being zero.
-    assert len(python_fence_starts(rendered(DOCS / "attention.md").text)) >= 12
+LESSONS = [DOCS / "attention.md", DOCS / "self-attention.md"]
+
+
+@pytest.mark.parametrize("page", LESSONS, ids=rel)
+def test_a_lesson_page_has_one_example_per_fence(page: Path) -> None:
+    # Guards the two counts above against both being zero; a lesson shows no pycon
+    # session, so each of its Python fences is exactly one Sybil example.
+    document = rendered(page)
+    fences = python_fence_starts(document.text)
+    assert len(fences) >= 12
+    assert len(list(document)) == len(fences)
 
 
 def prose(text: str) -> str:
@@ -149,7 +158,7 @@ def prose(text: str) -> str:
     return "\n".join(kept)
 
 
-@pytest.mark.parametrize("page", [DOCS / "attention.md", DOCS / "index.md"], ids=rel)
+@pytest.mark.parametrize("page", [*LESSONS, DOCS / "index.md"], ids=rel)
 def test_prose_prints_no_computed_decimal(page: Path) -> None:
     decimals = re.findall(r"(?<![\w.])\d+\.\d+", prose(page.read_text(encoding="utf-8")))
     assert not decimals, f"{rel(page)}: move these into checked output blocks: {decimals}"

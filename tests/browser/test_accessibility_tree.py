@@ -1,4 +1,4 @@
-"""What a screen reader gets: every formula and every code block of the lesson page,
+"""What a screen reader gets: every formula and every code block of a lesson page,
 even those far below the first screen, is in the browser's accessibility tree once the
 page has settled.
 
@@ -12,9 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 
-def test_lesson_math_and_code_are_in_the_accessibility_tree(page: Any, site_url: str) -> None:
-    page.goto(site_url + "attention/")
+
+@pytest.mark.parametrize("lesson", ["attention/", "self-attention/"])
+def test_lesson_math_and_code_are_in_the_accessibility_tree(
+    page: Any, site_url: str, lesson: str
+) -> None:
+    page.goto(site_url + lesson)
     page.wait_for_load_state("load")
     page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
     still_skipped = page.evaluate(

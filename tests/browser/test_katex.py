@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 NO_RAW_TEX = """() => {
     const text = document.querySelector('article').innerText;
     return ['\\\\(', '\\\\)', '\\\\[', '\\\\]', '\\\\frac', '\\\\sqrt', '\\\\mathbf']
@@ -24,11 +26,14 @@ NO_RAW_TEX = """() => {
 KATEX_SCRIPTS = ("katex.min.js", "auto-render", "katex-init")
 
 
-def test_lesson_math_is_in_the_html_even_with_javascript_off(browser: Any, site_url: str) -> None:
+@pytest.mark.parametrize("lesson", ["attention/", "self-attention/"])
+def test_lesson_math_is_in_the_html_even_with_javascript_off(
+    browser: Any, site_url: str, lesson: str
+) -> None:
     context = browser.new_context(java_script_enabled=False)
     try:
         page = context.new_page()
-        page.goto(site_url + "attention/", wait_until="load")
+        page.goto(site_url + lesson, wait_until="load")
         assert page.locator(".arithmatex .katex").count() >= 10
         assert page.locator(".arithmatex .katex-display").count() >= 2
         assert page.locator(".arithmatex .katex math").count() >= 10, "MathML for screen readers"
@@ -40,7 +45,7 @@ def test_lesson_math_is_in_the_html_even_with_javascript_off(browser: Any, site_
 def test_no_page_requests_katex_javascript(page: Any, site_url: str) -> None:
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    for path in ("", "attention/", "notebooks/sqrt_dk/"):
+    for path in ("", "attention/", "self-attention/", "notebooks/sqrt_dk/"):
         page.goto(site_url + path, wait_until="load")
         page.wait_for_load_state("networkidle")
     scripts = [u for u in requested if any(name in u for name in KATEX_SCRIPTS)]

@@ -10,32 +10,20 @@ stays within the page's budget of bytes and requests in `tests/budgets.json` (co
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from testbed import budgets
 from testbed.pageweight import RequestLog
+from testbed.serve import built_pages
 from tests.browser.axe import axe_violations, describe
+from tests.browser.conftest import SITE
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def built_pages() -> list[str]:
-    """Every page of the site as a URL path ('' for the home page), from the built files."""
-    site = ROOT / "site"
-    skip = {"404.html"}
-    pages = []
-    for html in sorted(site.rglob("index.html")):
-        rel = html.relative_to(site).parent.as_posix()
-        if rel.startswith(("vendor", "assets", "search")) or html.name in skip:
-            continue
-        pages.append("" if rel == "." else rel + "/")
-    return pages
-
-
-PAGES = built_pages() or ["", "attention/"]
+# Every page of the site under test (SITE_DIR, or site/) as a URL path ('' for the home
+# page), read from the built files; before any build, the pages the nav must hold.
+PAGES = built_pages(SITE) if SITE.is_dir() else []
+PAGES = PAGES or ["", "attention/", "self-attention/"]
 
 
 def open_page(page: Any, url: str) -> None:
