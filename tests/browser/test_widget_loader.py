@@ -51,10 +51,10 @@ WIDGETS = {
 PREVIOUS_FOCUSABLE = """(sel) => {
   const root = document.querySelector(sel);
   const all = [...document.querySelectorAll(
-    'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')];
+    'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])')];
   const before = all.filter((e) => e !== root && !root.contains(e)
       && (e.compareDocumentPosition(root) & Node.DOCUMENT_POSITION_FOLLOWING)
-      && e.offsetParent !== null);
+      && e.checkVisibility());  // not in a closed <details> or otherwise hidden
   const last = before[before.length - 1];
   last.setAttribute('data-test-before', '');
   return last.outerHTML.slice(0, 80);
