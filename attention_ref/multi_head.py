@@ -191,7 +191,10 @@ def multi_head_attention(
         Its leading dimensions broadcast against those of ``x``.
     mask : array_like, optional, keyword-only
         ``(n, m)``, ``(..., n, m)`` (the same for every head) or ``(..., num_heads, n, m)``.
-        Boolean: True = may attend. Floating: added to the scaled scores.
+        Boolean: True = may attend. Floating: added to the scaled scores. A mask with as
+        many dimensions as ``x`` is read as ``(..., n, m)``, one more as having a head
+        axis: with a batch ``x`` of shape ``(b, n, d_model)``, give a mask per head as
+        ``(b or 1, num_heads, n, m)``.
     is_causal : bool, keyword-only
         Query ``i`` sees keys ``0..i`` (cannot be combined with ``mask``).
     return_weights : bool, keyword-only
