@@ -10,10 +10,13 @@ generated site files and the editor bundle.
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import io
 import json
 import math
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -289,6 +292,22 @@ def test_the_worked_example_is_a_case_of_every_step_that_can_take_it() -> None:
     assert (q, k, v) in by_step["05_attend"]
     out = next(c for c in checks_of(LESSON_1 / "05_attend").cases() if c.args == (q, k, v))
     assert [round(x, 2) for x in out.expected] == [5.68, 1.55]  # the lesson's numbers
+
+
+def test_lesson_2_worked_example_is_a_case_with_the_numbers_the_page_prints() -> None:
+    """Steps 1 and 5 of lesson 2 hold the page's example; their answers round to its output."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        page = runpy.run_path(str(ROOT / "snippets" / "self_attention.py"))
+    x, w_q, w_k, w_v, w_o = (page[name].tolist() for name in ("X", "W_Q", "W_K", "W_V", "W_O"))
+    [project] = [c for c in checks_of(LESSON_2 / "01_project").cases() if c.args == (x, w_q)]
+    assert project.expected == page["Q"].tolist()
+    [layer] = [
+        c
+        for c in checks_of(LESSON_2 / "05_multi_head").cases()
+        if c.args == (x, w_q, w_k, w_v, w_o, 2, False)
+    ]
+    printed = (page["concat"] @ page["W_O"]).round(2).tolist()  # "times W_O" on the page
+    assert [[round(v, 2) for v in row] for row in layer.expected] == printed
 
 
 # --- the command line ------------------------------------------------------------------------

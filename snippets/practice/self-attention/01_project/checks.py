@@ -73,6 +73,15 @@ def cases() -> list[h.Case]:
             ([[2, -1, 0.5]], [[1, 0], [0, 1], [2, 2]]),
             [[3.0, 0.0]],
         ),
+        # The lesson's worked example: token 0 = [1, 0, 1, 0] adds rows 0 and 2 of W_Q.
+        h.Case(
+            "the lesson's worked example: Q = X W_Q",
+            (
+                [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]],
+                [[0, 0, 0, 0], [-1, 1, 0, 0], [1, -1, 1, 0], [2, -2, 0, 1]],
+            ),
+            [[1, -1, 1, 0], [1, -1, 0, 1], [-1, 1, 0, 0]],
+        ),
     ]
     rng = random.Random(1101)
     seeded = []

@@ -159,6 +159,18 @@ def cases() -> list[h.Case]:
         # One head of width 2: scores I / sqrt(2).
         h.Case("one head of width 2", (I2, I2, I2, I2, I2, 1, False), [[B, 1 - B], [1 - B, B]]),
     ]
+    # The lesson's worked example: three tokens, d_model = 4, two heads, and a W_O that
+    # adds head 1's columns onto head 0's (the page prints this output rounded).
+    worked = (
+        [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]],
+        [[0, 0, 0, 0], [-1, 1, 0, 0], [1, -1, 1, 0], [2, -2, 0, 1]],
+        [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+        [[1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 3, 0], [0, 0, 0, 4]],
+        [[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1]],
+        2,
+        False,
+    )
+    fixed.append(h.Case("the lesson's worked example, two heads", worked, expected(*worked)))
     rng = random.Random(1501)
     x, w_q, w_k, w_v, w_o = h.matrix(rng, 3, 4), *(h.matrix(rng, 4, 4) for _ in range(4))
     fixed.append(
