@@ -1,4 +1,4 @@
-"""Widget timings in Chromium: one explorer recompute, one heatmap row focus.
+"""Widget timings in Chromium: explorer recomputes, a heatmap row focus, the heads widget.
 
 Each timing is taken inside the page with ``performance.now()`` around a loop of events,
 each dispatched to the element the widget listens on and followed by a forced layout
@@ -50,6 +50,34 @@ HEATMAP_ROW = """([events]) => {
   return (performance.now() - t0) / events;
 }"""
 
+# Open two heads of the heads widget in turn (a click on a small head opens it in full:
+# its canvas, its token labels and its readout are redrawn).
+HEADS_OPEN = """([events]) => {
+  const box = document.querySelector('[data-heads][data-widget-state=ready]');
+  const heads = box.querySelectorAll('.hd-head');
+  const targets = [heads[2], heads[8]];
+  const t0 = performance.now();
+  for (let i = 0; i < events; i++) {
+    targets[i % 2].dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    void document.body.offsetHeight;
+  }
+  return (performance.now() - t0) / events;
+}"""
+
+# Switch the heads widget between two layers (twelve small canvases and labels redrawn).
+HEADS_LAYER = """([events]) => {
+  const box = document.querySelector('[data-heads][data-widget-state=ready]');
+  const select = box.querySelector('select[data-hd=layer]');
+  const values = [select.options[0].value, select.options[select.options.length - 1].value];
+  const t0 = performance.now();
+  for (let i = 0; i < events; i++) {
+    select.value = values[i % 2];
+    select.dispatchEvent(new Event('change', {bubbles: true}));
+    void document.body.offsetHeight;
+  }
+  return (performance.now() - t0) / events;
+}"""
+
 
 def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
     """``repeat`` samples of each interaction; a sample is the mean over EVENTS events."""
@@ -59,21 +87,38 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
 
     scripts = {
         "explorer recompute (query slider)": (
+            "attention/",
             "[data-explorer]",
             "[data-widget-state=ready]",
             EXPLORER_SLIDER,
             [EVENTS, QUERY_SLIDER],
         ),
         "explorer d_k recompute (slider end to end)": (
+            "attention/",
             "[data-explorer]",
             "[data-widget-state=ready]",
             EXPLORER_SLIDER,
             [EVENTS, DK_SLIDER],
         ),
         "heatmap row focus (click)": (
+            "attention/",
             "[data-hm-widget]",
             "[data-hm-widget][data-widget-state=ready]",
             HEATMAP_ROW,
+            [EVENTS],
+        ),
+        "heads: open a head (click)": (
+            "self-attention/",
+            "[data-heads]",
+            "[data-heads][data-widget-state=ready]",
+            HEADS_OPEN,
+            [EVENTS],
+        ),
+        "heads: switch layer (select)": (
+            "self-attention/",
+            "[data-heads]",
+            "[data-heads][data-widget-state=ready]",
+            HEADS_LAYER,
             [EVENTS],
         ),
     }
@@ -81,9 +126,10 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
     with sync_playwright() as pw, serve(site) as base:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(base + "attention/", wait_until="load")
-        for name, (box, ready, script, args) in scripts.items():
+        for name, (path, box, ready, script, args) in scripts.items():
             print(f"  widgets: {name}", file=sys.stderr, flush=True)
+            if page.url != base + path:
+                page.goto(base + path, wait_until="load")
             page.locator(box).first.scroll_into_view_if_needed()
             page.wait_for_selector(ready, state="attached", timeout=30_000)
             page.evaluate(script, args)  # warm-up (JIT, first layout)
