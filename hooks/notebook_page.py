@@ -3,7 +3,8 @@
 Thin wiring only: mkdocs-jupyter's pages carry JupyterLab's whole stylesheet and scripts
 the site does not use, and their output images inline; :func:`site_build.notebook_page.slim`
 keeps what the page uses and :func:`~site_build.notebook_page.extract_images` moves the
-images into files beside the page (written straight into the site).
+images into files beside the page (written straight into the site); the result is kept in
+``.cache/notebook-page/`` (:func:`~site_build.notebook_page.slim_page`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from site_build.notebook_page import JUPYTER_CSS_MARK, extract_images, slim
+from site_build.notebook_page import JUPYTER_CSS_MARK, slim_page
+
+CACHE_DIR = Path(__file__).resolve().parent.parent / ".cache" / "notebook-page"
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
@@ -29,8 +32,8 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     return html
 
 
-# Under `mkdocs serve` a prose edit elsewhere rebuilds the notebook page unchanged:
-# the same page slims to the same result, so it is done once.
+# Under `mkdocs serve` a prose edit elsewhere rebuilds the notebook page unchanged: the
+# same page slims to the same result, kept here in memory and across builds in .cache/.
 @functools.lru_cache(maxsize=4)
 def _slim(output: str) -> tuple[str, dict[str, bytes]]:
-    return extract_images(slim(output))
+    return slim_page(output, CACHE_DIR)

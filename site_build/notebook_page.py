@@ -23,8 +23,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import html as html_lib
+import json
 import re
+from pathlib import Path
 
+from site_build import css_prune
+from site_build.cache import ContentCache, content_key
 from site_build.css_prune import prune
 
 _STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
@@ -32,6 +36,8 @@ _SCRIPT = re.compile(r"<script([^>]*)>(.*?)</script>\s*", re.S)
 #: The JupyterLab stylesheet declares its variables on this wrapper class.
 JUPYTER_CSS_MARK = ".jupyter-wrapper{"
 MERMAID_MARKUP = ("jp-Mermaid", "language-mermaid", 'class="mermaid')
+#: The code whose output :func:`slim_page` caches: a change to it is a cache miss.
+_SLIM_CODE = (Path(__file__), Path(css_prune.__file__))
 
 
 def has_mermaid(html: str) -> bool:
@@ -167,3 +173,37 @@ def extract_images(html: str) -> tuple[str, dict[str, bytes]]:
         return f"<img{attrs}{after}>"
 
     return _DATA_IMG.sub(move, html), files
+
+
+def slim_page(html: str, cache_dir: Path) -> tuple[str, dict[str, bytes]]:
+    """:func:`extract_images` of :func:`slim`, kept in the build's content-hash cache.
+
+    The key is the page and the code that slims it (this module and
+    :mod:`site_build.css_prune`), so an unchanged notebook page costs one read on the
+    next build instead of pruning JupyterLab's stylesheet again.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> page = '<p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></p>'
+    >>> first = slim_page(page, folder)
+    >>> [p.suffix for p in sorted(folder.iterdir())]
+    ['.html', '.json']
+    >>> slim_page(page, folder) == first
+    True
+    """
+    cache = ContentCache(cache_dir)
+    key = content_key(files=_SLIM_CODE, data=[html.encode()])
+    hit = cache.load("notebook-page", key, (".html", ".images.json"))
+    if hit is not None:
+        images = json.loads(hit[".images.json"])
+        return hit[".html"].decode(), {name: base64.b64decode(b) for name, b in images.items()}
+    slim_html, images = extract_images(slim(html))
+    encoded = {name: base64.b64encode(data).decode() for name, data in images.items()}
+    cache.store(
+        "notebook-page",
+        key,
+        {".html": slim_html.encode(), ".images.json": json.dumps(encoded).encode()},
+    )
+    return slim_html, images

@@ -1,9 +1,12 @@
-"""The build's one content-hash cache (site_build/cache.py): keys, entries, pruning."""
+"""The build's one content-hash cache (site_build/cache.py): keys, entries, pruning, users."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from site_build import notebook_page
 from site_build.cache import KEY_CHARS, ContentCache, content_key
 
 A, B = content_key(meta="a"), content_key(meta="b")
@@ -48,3 +51,22 @@ def test_a_folder_entry_replaces_the_older_one(tmp_path: Path) -> None:
     new = cache.folder_for("notebook", B)
     assert new.is_dir() and not old.exists()
     assert cache.folder_for("notebook", B) == new, "asking again keeps the entry"
+
+
+def test_the_notebook_page_is_slimmed_once_then_read_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = (
+        "<style>.jupyter-wrapper{--jp-a:1px}.jp-Cell{margin:var(--jp-a)}.jp-Unused{color:red}"
+        '</style><div class="jp-Cell">x</div>'
+    )
+    html, images = notebook_page.slim_page(page, tmp_path)
+    assert ".jp-Cell" in html and ".jp-Unused" not in html and images == {}
+
+    def must_not_run(_: str) -> str:
+        raise AssertionError("slim ran on a cache hit")
+
+    monkeypatch.setattr(notebook_page, "slim", must_not_run)
+    assert notebook_page.slim_page(page, tmp_path) == (html, images)
+    with pytest.raises(AssertionError, match="cache hit"):  # another page is a miss
+        notebook_page.slim_page(page.replace(">x<", ">y<"), tmp_path)
