@@ -198,6 +198,8 @@ def sequence(x: npt.ArrayLike, name: str) -> FloatArray:
     """Check a sequence of token vectors: real, finite, at least ``(n, d_model)``."""
     arr = real_array(x, name)
     ndim_at_least(arr, 2, name, "(..., n, d_model)")
+    if arr.shape[-1] == 0:
+        raise ValueError(f"{name} has rows of width d_model = 0 (shape {arr.shape}); need >= 1")
     finite(arr, name)
     return arr
 

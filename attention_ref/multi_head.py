@@ -260,6 +260,12 @@ def multi_head_attention(
                 f"and x {x_arr.shape}"
             )
         _validate.batch_shape("x and context", x_arr.shape[:-2], c_arr.shape[:-2])
+    if c_arr.shape[-2] == 0:
+        source = "context" if context is not None else "x"
+        raise ValueError(
+            f"{source} holds no tokens (shape {c_arr.shape}): the keys and values come from "
+            f"it, and attention needs at least one"
+        )
     q, k, v = (
         _project(seq, w, f"{seq_name} @ {w_name}")
         for seq, w, seq_name, w_name in (

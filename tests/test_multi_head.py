@@ -382,6 +382,21 @@ W = np.eye(4)
             r"x @ w_q overflows float64",
         ),
         (
+            lambda: ar.multi_head_attention(np.zeros((0, 4)), W, W, W, W, num_heads=2),
+            ValueError,
+            r"x holds no tokens \(shape \(0, 4\)\)",
+        ),
+        (
+            lambda: ar.multi_head_attention(X, W, W, W, W, num_heads=2, context=np.zeros((0, 4))),
+            ValueError,
+            r"context holds no tokens",
+        ),
+        (
+            lambda: ar.multi_head_attention(np.zeros((2, 0)), W, W, W, W, num_heads=1),
+            ValueError,
+            r"x has rows of width d_model = 0",
+        ),
+        (
             lambda: ar.split_heads(np.zeros(4), 2),
             ValueError,
             r"x must have shape \(\.\.\., n, d_model\)",
