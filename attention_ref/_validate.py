@@ -136,8 +136,19 @@ def batch_shape(names: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         ) from None
 
 
-def attention_mask(mask: npt.ArrayLike, scores_shape: tuple[int, ...]) -> FloatArray | BoolArray:
-    """Check that ``mask`` is boolean or floating and broadcasts to the scores' shape."""
+def attention_mask(
+    mask: npt.ArrayLike,
+    scores_shape: tuple[int, ...],
+    *,
+    given: tuple[int, ...] | None = None,
+    target: str = "the scores' shape",
+    layout: str = "(..., n_q, n_k)",
+) -> FloatArray | BoolArray:
+    """Check that ``mask`` is boolean or floating and broadcasts to the scores' shape.
+
+    ``given``, ``target`` and ``layout`` word the error for a caller that reshaped the
+    mask first (:func:`head_mask`): the shape the user gave and what it must fit.
+    """
     arr = np.asarray(mask)
     if arr.dtype.kind not in "bf":
         raise TypeError(
@@ -149,9 +160,9 @@ def attention_mask(mask: npt.ArrayLike, scores_shape: tuple[int, ...]) -> FloatA
     except ValueError:
         fits = False
     if not fits:
+        shown = arr.shape if given is None else given
         raise ValueError(
-            f"mask of shape {arr.shape} does not broadcast to the scores' shape {scores_shape} "
-            f"(..., n_q, n_k)"
+            f"mask of shape {shown} does not broadcast to {target} {scores_shape} {layout}"
         )
     if arr.dtype.kind == "f":
         no_nan(arr, "mask")
@@ -222,13 +233,10 @@ def head_mask(mask: npt.ArrayLike, x_ndim: int, heads_shape: tuple[int, ...]) ->
     given = arr.shape
     if arr.ndim <= x_ndim:  # no head axis: the same mask for every head
         arr = arr[..., np.newaxis, :, :]
-    try:
-        fits = np.broadcast_shapes(arr.shape, heads_shape) == heads_shape
-    except ValueError:
-        fits = False
-    if not fits:
-        raise ValueError(
-            f"mask of shape {given} does not fit the weights' shape {heads_shape} "
-            f"(..., num_heads, n, m); it may be {layouts}"
-        )
-    return attention_mask(arr, heads_shape)
+    return attention_mask(
+        arr,
+        heads_shape,
+        given=given,
+        target="the weights' shape",
+        layout=f"(..., num_heads, n, m); it may be {layouts}",
+    )

@@ -37,11 +37,14 @@ EXPLORER_SLIDER = """([events, slider]) => {
 QUERY_SLIDER = ".ex__sliders input[type=range]"  # the first query component
 DK_SLIDER = 'input[type=range][id$="-dk"]'
 
-# Click the row headers of two rows in turn (the widget's click handler focuses the row).
-HEATMAP_ROW = """([events]) => {
-  const box = document.querySelector('[data-hm-widget][data-widget-state=ready]');
-  const rows = box.querySelectorAll('tbody tr');
-  const targets = [rows[1].cells[0], rows[rows.length - 2].cells[0]];
+# Click two elements of a widget in turn (chosen by a CSS selector and their positions,
+# negative from the end); returns ms per event. The heatmap's click on a row header
+# focuses that row; the heads widget's click on a small head opens it in full (its
+# canvas, token labels and readout are redrawn).
+CLICK_TWO = """([events, box, target, first, second]) => {
+  const all = document.querySelector(box).querySelectorAll(target);
+  const at = (i) => all[i < 0 ? all.length + i : i];
+  const targets = [at(first), at(second)];
   const t0 = performance.now();
   for (let i = 0; i < events; i++) {
     targets[i % 2].dispatchEvent(new MouseEvent('click', {bubbles: true}));
@@ -49,20 +52,8 @@ HEATMAP_ROW = """([events]) => {
   }
   return (performance.now() - t0) / events;
 }"""
-
-# Open two heads of the heads widget in turn (a click on a small head opens it in full:
-# its canvas, its token labels and its readout are redrawn).
-HEADS_OPEN = """([events]) => {
-  const box = document.querySelector('[data-heads][data-widget-state=ready]');
-  const heads = box.querySelectorAll('.hd-head');
-  const targets = [heads[2], heads[8]];
-  const t0 = performance.now();
-  for (let i = 0; i < events; i++) {
-    targets[i % 2].dispatchEvent(new MouseEvent('click', {bubbles: true}));
-    void document.body.offsetHeight;
-  }
-  return (performance.now() - t0) / events;
-}"""
+HEATMAP_READY = "[data-hm-widget][data-widget-state=ready]"
+HEADS_READY = "[data-heads][data-widget-state=ready]"
 
 # Switch the heads widget between two layers (twelve small canvases and labels redrawn).
 HEADS_LAYER = """([events]) => {
@@ -103,21 +94,21 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
         "heatmap row focus (click)": (
             "attention/",
             "[data-hm-widget]",
-            "[data-hm-widget][data-widget-state=ready]",
-            HEATMAP_ROW,
-            [EVENTS],
+            HEATMAP_READY,
+            CLICK_TWO,
+            [EVENTS, HEATMAP_READY, "tbody tr > :first-child", 1, -2],
         ),
         "heads: open a head (click)": (
             "self-attention/",
             "[data-heads]",
-            "[data-heads][data-widget-state=ready]",
-            HEADS_OPEN,
-            [EVENTS],
+            HEADS_READY,
+            CLICK_TWO,
+            [EVENTS, HEADS_READY, ".hd-head", 2, 8],
         ),
         "heads: switch layer (select)": (
             "self-attention/",
             "[data-heads]",
-            "[data-heads][data-widget-state=ready]",
+            HEADS_READY,
             HEADS_LAYER,
             [EVENTS],
         ),

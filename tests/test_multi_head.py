@@ -323,7 +323,7 @@ W = np.eye(4)
                 X, W, W, W, W, num_heads=2, mask=np.ones((3, 3, 3), bool)
             ),
             ValueError,
-            r"mask of shape \(3, 3, 3\) does not fit .* \(2, 3, 3\)",
+            r"mask of shape \(3, 3, 3\) does not broadcast to the weights' shape \(2, 3, 3\)",
         ),
         (
             lambda: ar.multi_head_attention(X, W, W, W, W, num_heads=2, mask=np.ones(3, bool)),
