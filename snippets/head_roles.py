@@ -33,9 +33,10 @@ for s in record["sentences"]:
     weights = np.array(s["attention"]) / record["scale"]  # (6, 12, n, n)
     counts = dict.fromkeys(ROLES, 0)
     for head in weights.reshape(-1, *weights.shape[2:]):  # 72 x (n, n)
-        share = shares(head, s["tokens"])
+        raw = shares(head, s["tokens"])
+        share = {k: round(float(v), 3) for k, v in raw.items()}  # as shown
         best = max(share, key=share.get)  # the first one on a tie
-        enough = round(float(share[best]), 3) >= THRESHOLD
+        enough = share[best] >= THRESHOLD
         counts[best if enough else "mixed"] += 1
     cells = [f"{counts[r]:>{len(r) + 2}}" for r in ROLES]
     print(f"{s['id']:<8}", *cells, sep="")

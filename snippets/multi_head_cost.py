@@ -16,9 +16,11 @@ MODELS = {"all-MiniLM-L6-v2": (384, 12), "GPT-2 small": (768, 12)}
 for name, (d_model, h) in MODELS.items():
     w = np.zeros((d_model, d_model), dtype=np.float32)  # one of the four
     x = np.ones((2, d_model), dtype=np.float32)  # (n, d_model): 2 tokens
-    for heads in (1, 2, h):  # the same four matrices serve any split
-        multi_head_attention(x, w, w, w, w, num_heads=heads)
-    print(f"{name:<17} 4 * {d_model}^2 = {4 * w.size:>9,} weights")
+    shapes = set()  # the same four matrices serve 1, 2 or h heads
+    for k in (1, 2, h):
+        shapes.add(multi_head_attention(x, w, w, w, w, num_heads=k).shape)
+    count = f"4 * {d_model}^2 = {4 * w.size:>9,}"
+    print(f"{name:<17} {count} weights, output {shapes}")
 # --8<-- [end:params]
 
 # --8<-- [start:cost]

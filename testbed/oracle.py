@@ -228,6 +228,10 @@ def multi_head_attention(
     for every head; ``head_masks`` gives one table per head instead. Returns
     ``(output, weights)``: n rows of d_model numbers and, per head, n rows of m weights.
     """
+    if len(x[0]) % num_heads:
+        raise ValueError(f"num_heads = {num_heads} does not divide d_model = {len(x[0])}")
+    if mask is not None and head_masks is not None:
+        raise ValueError("give mask (one for every head) or head_masks, not both")
     context = x if context is None else context
     q, k, v = matmul(x, w_q), matmul(context, w_k), matmul(context, w_v)
     d_head = len(x[0]) // num_heads

@@ -11,10 +11,13 @@
 
 from __future__ import annotations
 
-import colorsys
 import dataclasses
+import hashlib
+import json
 import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -191,9 +194,10 @@ def test_heat_colours_by_hand() -> None:
     # = (243.7, 244.8, 251.0) / 255.
     light = H.heat_colours(PALETTES["light"], 5)
     assert light[0] == "#f4f5fb"
-    # Weight 1/4: lightness 97 + (24 - 97) * sqrt(1/4) = 60.5%.
-    r, g, b = colorsys.hls_to_rgb(231 / 360, 0.605, 0.48)
-    assert light[1] == "#{:02x}{:02x}{:02x}".format(*(round(255 * c) for c in (r, g, b)))
+    # Weight 1/4: lightness 97 + (24 - 97) * sqrt(1/4) = 60.5%; hsl(231 48% 60.5%):
+    # C = (1 - |1.21 - 1|) 0.48 = 0.3792, X = C (1 - |3.85 mod 2 - 1|) = 0.05688,
+    # m = 0.605 - C/2 = 0.4154: (m, X + m, C + m) = (105.9, 120.4, 202.6) / 255.
+    assert light[1] == "#6a78cb"
     dark = H.heat_colours(PALETTES["dark"], 2)
     # hsl(231 42% 17%): C = 0.1428, m = 0.0986, X = 0.02142: (25.1, 30.6, 61.6).
     assert dark[0] == "#191f3e"
@@ -241,8 +245,23 @@ def test_one_small_raster_with_its_title(theme: str, svgs: dict[str, bytes]) -> 
     assert b"<text" not in svg
 
 
-def test_drawn_the_same_twice() -> None:
-    assert F.render_svgs(SPEC) == F.render_svgs(SPEC)
+def test_drawn_the_same_in_another_process() -> None:
+    """Byte for byte, in a process with another hash seed (set and dict order, ids)."""
+    here = {
+        str(theme): hashlib.sha256(svg).hexdigest() for theme, svg in F.render_svgs(SPEC).items()
+    }
+    code = (
+        "import hashlib, json, sys; from site_build import figures as F; "
+        "s = next(f for f in F.FIGURES if f.name == 'heads'); "
+        "json.dump({str(t): hashlib.sha256(v).hexdigest() for t, v in F.render_svgs(s).items()}, "
+        "sys.stdout)"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == here
+    assert len(here) == 2
 
 
 def test_built_site_has_both_files_at_the_declared_size() -> None:
@@ -271,8 +290,7 @@ def test_built_pages_that_include_the_partial_embed_both_figures() -> None:
         if "partials/heads_figure.md" in p.read_text(encoding="utf-8")
         and p.relative_to(docs).parts[0] not in {"partials", "overrides"}
     ]
-    if not pages:
-        pytest.skip("no page includes docs/partials/heads_figure.md yet")
+    assert pages, "no page includes docs/partials/heads_figure.md"
     width, height = declared_size()
     for page in pages:
         built = SITE / page.relative_to(docs).with_suffix("") / "index.html"

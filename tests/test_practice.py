@@ -29,10 +29,13 @@ import pytest
 
 from attention_ref import (
     attention_weights,
+    merge_heads,
+    multi_head_attention,
     scaled_dot_product_attention,
     scaled_scores,
     scores,
     softmax,
+    split_heads,
 )
 from site_build import editor_bundle, practice
 
@@ -203,25 +206,6 @@ def _weighted_sum_ref(weights: list[float], values: list[list[float]]) -> Any:
     return out * w.sum()
 
 
-def _split_heads_ref(x: list[list[float]], num_heads: int) -> Any:
-    # (n, d) -> (n, h, d / h) -> (h, n, d / h): head i holds columns i*d/h .. (i+1)*d/h - 1.
-    arr = np.asarray(x, dtype=float)
-    n, d = arr.shape
-    return arr.reshape(n, num_heads, d // num_heads).transpose(1, 0, 2)
-
-
-def _multi_head_ref(
-    x: Any, w_q: Any, w_k: Any, w_v: Any, w_o: Any, num_heads: int, causal: bool = False
-) -> Any:
-    # Project, split, attend per head (attention_ref), merge, project back.
-    x = np.asarray(x, dtype=float)
-    q, k, v = (
-        _split_heads_ref((x @ np.asarray(w, float)).tolist(), num_heads) for w in (w_q, w_k, w_v)
-    )
-    heads = scaled_dot_product_attention(q, k, v, is_causal=causal)  # (h, n, d_head)
-    return np.concatenate(list(heads), axis=-1) @ np.asarray(w_o, dtype=float)
-
-
 REFERENCE = {
     "01_dot": lambda a, b: scores(a, [b])[0],
     "02_scores": lambda q, keys: scaled_scores(q, keys),
@@ -232,12 +216,14 @@ REFERENCE = {
     "07_many_queries": lambda qs, ks, vs, mask: scaled_dot_product_attention(
         qs, ks, vs, mask=None if mask is None else np.array(mask, dtype=bool)
     ),
-    # Lesson 2: numpy's matrix product and reshapes, and attention_ref's attention.
+    # Lesson 2: numpy's matrix product, and attention_ref's heads and attention.
     "01_project": lambda x, w: np.asarray(x, dtype=float) @ np.asarray(w, dtype=float),
-    "02_split_heads": lambda x, num_heads: _split_heads_ref(x, num_heads),
-    "03_merge_heads": lambda heads: np.concatenate([np.asarray(hd, float) for hd in heads], -1),
+    "02_split_heads": lambda x, num_heads: split_heads(x, num_heads),
+    "03_merge_heads": lambda heads: merge_heads(heads),
     "04_causal_self": lambda q, k, v: scaled_dot_product_attention(q, k, v, is_causal=True),
-    "05_multi_head": lambda *args: _multi_head_ref(*args),
+    "05_multi_head": lambda x, w_q, w_k, w_v, w_o, num_heads, causal=False: multi_head_attention(
+        x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
+    ),
 }
 
 
@@ -247,36 +233,6 @@ def test_expected_values_agree_with_attention_ref(step: Path) -> None:
     cases = checks_of(step).cases()
     for case in cases:
         ref = np.asarray(reference(*case.args), dtype=float)
-        got = np.asarray(case.expected, dtype=float)
-        assert got.shape == ref.shape, case.name
-        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=case.name)
-
-
-#: Lesson 2's steps that attention_ref also implements (the exact API of issue 10).
-HEADS_API = {
-    "02_split_heads": ("split_heads", lambda f, x, num_heads: f(x, num_heads)),
-    "03_merge_heads": ("merge_heads", lambda f, heads: f(np.asarray(heads, dtype=float))),
-    "05_multi_head": (
-        "multi_head_attention",
-        lambda f, x, w_q, w_k, w_v, w_o, num_heads, causal=False: f(
-            x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
-        ),
-    ),
-}
-
-
-@pytest.mark.parametrize("step", sorted(HEADS_API))
-def test_lesson_2_expected_values_agree_with_attention_refs_heads(step: str) -> None:
-    """The same cases against attention_ref's own split_heads, merge_heads and
-    multi_head_attention (lesson 2's reference code), where attention_ref has them."""
-    import attention_ref
-
-    name, call = HEADS_API[step]
-    function = getattr(attention_ref, name, None)
-    if function is None:
-        pytest.skip(f"attention_ref has no {name} yet: it comes with lesson 2's reference code")
-    for case in checks_of(LESSON_2 / step).cases():
-        ref = np.asarray(call(function, *case.args), dtype=float)
         got = np.asarray(case.expected, dtype=float)
         assert got.shape == ref.shape, case.name
         np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=case.name)
