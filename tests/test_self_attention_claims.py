@@ -67,15 +67,11 @@ def test_cost_claims() -> None:
     claim("At 512 tokens the projections dominate; at 4096 the scores do")
     claim("it grows 64-fold when the length grows 8-fold")
     cost = run("multi_head_cost.py")
-    for d_model, h in cost["MODELS"].values():
+    models: dict[str, tuple[int, int]] = cost["MODELS"]
+    for d_model, h in models.values():
         d_head = d_model // h
-
-        def projections(n: int) -> int:
-            return 4 * n * d_model * d_model  # noqa: B023
-
-        def scores(n: int) -> int:
-            return h * n * n * d_head  # noqa: B023
-
-        assert projections(512) > scores(512) and scores(4096) > projections(4096)
-        assert projections(4 * d_model) == scores(4 * d_model)  # the crossover
+        proj = {n: 4 * n * d_model * d_model for n in (512, 4096, 4 * d_model)}
+        score = {n: h * n * n * d_head for n in (512, 4096, 4 * d_model)}
+        assert proj[512] > score[512] and score[4096] > proj[4096]
+        assert proj[4 * d_model] == score[4 * d_model]  # the crossover
     assert (4096 * 4096) // (512 * 512) == 64  # weights held: n^2 per head
