@@ -7,18 +7,12 @@
 //
 // The colour scale is the lesson-1 heatmap's (heatmap-math.js): the same lightness for
 // the same weight, drawn here into canvas pixels instead of table cells.
-import { fromUnits, lightness } from "./heatmap-math.js";
+import { check, DIGITS, esc, fromUnits, lightness } from "./heatmap-math.js";
 
-export { fromUnits, lightness };
+export { DIGITS, esc, fromUnits, lightness };
 
 /** The roles head_roles.json may give a head, in the order the widget counts them. */
 export const ROLE_KEYS = Object.freeze(["special", "previous", "self", "next", "mixed"]);
-/** Decimals of a shown share and of a shown weight. */
-export const DIGITS = 3;
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
 
 /**
  * Throw an Error naming the first thing in `roles` that does not fit `record`: every

@@ -10,10 +10,9 @@
 
 let counter = 0;
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export function mount(box, M, data, roles) {
   if (!box.isConnected) return;
+  const esc = M.esc;
   M.checkRoles(roles, data);
   const id = `hd${(counter += 1)}`;
   const L = data.layers;

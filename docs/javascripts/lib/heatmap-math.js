@@ -12,9 +12,16 @@ export const LIGHTNESS = Object.freeze({
   dark: Object.freeze({ zero: 17, one: 82 }),
 });
 
-function check(condition, message) {
+/** Decimals of a weight shown in a widget (lesson 1's heatmap, lesson 2's heads). */
+export const DIGITS = 3;
+
+/** Throw an Error with `message` unless `condition` holds. */
+export function check(condition, message) {
   if (!condition) throw new Error(message);
 }
+
+/** `s` as text safe inside HTML markup and attribute values. */
+export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * One (n, n) matrix of weights in [0, 1] from the stored integer units.

@@ -6,16 +6,14 @@
 const QUERY = "it";
 const KEY = "animal";
 const DISTRACTOR = "street";
-const DIGITS = 3;
 let counter = 0;
 
-const esc = (s) =>
-  String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const fmt = (w) => w.toFixed(DIGITS);
 const quote = (t) => `“${t}”`;
 
 export function mount(box, M, data) {
   if (!box.isConnected) return;
+  const { DIGITS, esc } = M;
+  const fmt = (w) => w.toFixed(DIGITS);
   const id = `hm${(counter += 1)}`;
   const L = data.layers;
   const H = data.heads;
