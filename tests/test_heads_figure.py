@@ -45,8 +45,6 @@ def roles() -> dict[str, Any]:
 
 
 def _record() -> dict[str, Any]:
-    import json
-
     return json.loads(R.DATA_FILE.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
@@ -75,6 +73,15 @@ def test_the_figure_is_of_the_tired_sentence_at_the_contract_threshold() -> None
     assert R.THRESHOLD == 0.5
     assert "at least half of its attention" in caption()
     assert output_block()[0] == "threshold: 0.5 of a head's attention"
+
+
+def test_caption_quotes_the_sentence_and_counts_its_tokens() -> None:
+    [tired] = [s for s in _record()["sentences"] if s["id"] == "tired"]
+    text = " ".join(caption().split())
+    assert f'"{tired["text"]}"' in text
+    assert f"the {len(tired['tokens'])} tokens as queries" in text
+    assert "from `[CLS]` to `[SEP]`" in text
+    assert tired["tokens"][0] == "[CLS]" and tired["tokens"][-1] == "[SEP]"
 
 
 def test_caption_counts_match_the_roles(roles: dict[str, Any]) -> None:
