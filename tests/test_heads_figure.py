@@ -322,3 +322,21 @@ def test_the_key_follows_the_data_and_the_role_rules(tmp_path: Path) -> None:
     data.write_text('{"edited": true}')
     assert F.cache_key(spec) != key
     assert F.cache_key(dataclasses.replace(SPEC, figsize=(6.75, 5.25))) != F.cache_key(SPEC)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_frames_drawn_match_the_roles(
+    theme: str, svgs: dict[str, bytes], roles: dict[str, Any]
+) -> None:
+    """Each role's frames (width 1.6, its colour) are as many as its heads, plus the two
+    strokes of its legend marker; mixed heads get the thin grey frame (width 0.7)."""
+    svg = svgs[theme].decode()
+    pal = PALETTES[theme]
+
+    def strokes(colour: str, width: str) -> int:
+        return svg.count(f"stroke: {colour}; stroke-width: {width}")
+
+    heads = [head["role"] for layer in roles["tired"] for head in layer]
+    for role, colour in zip(("special", "previous", "self", "next"), pal.roles, strict=True):
+        assert strokes(colour, "1.6") - 2 == heads.count(role), role
+    assert strokes(pal.grid, "0.7") - 2 == heads.count("mixed")
