@@ -1,0 +1,122 @@
+"""Claims: sentences about numbers, checked on the page as the reader reads it.
+
+A claim is a sentence of a page that states a quantity, a comparison or a count
+derived from computed numbers ("v₁ dominates", "the crossover is at n = 768"). A
+claim test recomputes the fact from ``attention_ref`` (or from a snippet's variables,
+with :func:`run_snippet`), asserts it, and calls :func:`claim` with the sentence, so
+that the test fails when the numbers move *and* when the sentence is edited without
+the test.
+
+The text searched is the page as rendered: its ``--8<--`` includes expanded by
+pymdownx.snippets as the build does (partials included), then the Markdown turned
+into HTML with the extensions ``mkdocs.yml`` enables and reduced to its visible
+text (tags, ``<script>`` and ``<style>`` dropped, whitespace collapsed). Write the
+sentence as it reads on the page: ``**v₁**`` on the page is ``v₁`` in the claim.
+Math keeps its TeX source between ``\\(`` and ``\\)``, as KaTeX receives it:
+``$\\mathbf{v}_1$`` on the page is ``\\(\\mathbf{v}_1\\)`` in the claim.
+
+Examples
+--------
+>>> visible_text("<p>The weight of <strong>v₁</strong>\\n is <code>0.506</code>.</p>")
+'The weight of v₁ is 0.506.'
+>>> visible_text("<p>a<script>x = 1</script> b</p>")
+'a b'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import re
+import runpy
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import markdown
+
+from testbed.sybil_docs import _mkdocs_yml, _page_src_path, _plain, expand_includes
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "mkdocs.yml"
+DOCS = ROOT / "docs"
+SNIPPETS = ROOT / "snippets"
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+class _Text(HTMLParser):
+    """Collects the visible text of an HTML fragment."""
+
+    _HIDDEN = frozenset({"script", "style"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._HIDDEN:
+            self._hidden += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._HIDDEN and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    """Return the text a reader sees in ``html``, whitespace collapsed to single spaces."""
+    parser = _Text()
+    parser.feed(html)
+    parser.close()
+    return " ".join("".join(parser.parts).split())
+
+
+def _extensions(page: Path) -> tuple[list[str], dict[str, Any]]:
+    config = _mkdocs_yml(CONFIG.resolve(), _page_src_path(CONFIG, page))
+    names: list[str] = []
+    settings: dict[str, Any] = {}
+    for entry in config.get("markdown_extensions", []):
+        if isinstance(entry, dict):
+            for name, options in entry.items():
+                names.append(name)
+                settings[name] = dict(_plain(options or {}))
+        else:
+            names.append(str(entry))
+    return names, settings
+
+
+@functools.cache
+def page_text(page: str) -> str:
+    """The visible text of ``docs/<page>`` as rendered (includes expanded).
+
+    ``page`` is the path under ``docs/``, e.g. ``"attention.md"``; ``README.md`` names
+    the repository's README.
+    """
+    path = ROOT / page if page == "README.md" else DOCS / page
+    if not path.is_file():
+        raise FileNotFoundError(f"no page {page!r} (looked for {path.relative_to(ROOT)})")
+    text = _FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1)
+    expanded = expand_includes(text, CONFIG, path)
+    names, settings = _extensions(path)
+    html = markdown.Markdown(extensions=names, extension_configs=settings).convert(expanded)
+    return visible_text(html)
+
+
+def claim(page: str, sentence: str) -> None:
+    """Assert that ``sentence`` is on ``docs/<page>`` as rendered (whitespace-insensitive)."""
+    wanted = " ".join(sentence.split())
+    assert wanted in page_text(page), (
+        f"the claim {wanted!r} is no longer on {page} as rendered: if the page was edited, "
+        "update the claim test with it, and recheck the numbers it states"
+    )
+
+
+def run_snippet(name: str) -> dict[str, Any]:
+    """Run ``snippets/<name>`` as a script, quietly, and return its variables."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        return runpy.run_path(str(SNIPPETS / name))
