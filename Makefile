@@ -54,7 +54,7 @@ lock: | $(BIN)/uv ## Re-resolve requirements.lock from pyproject.toml
 
 DIST_DIR ?= dist
 .PHONY: dist
-dist: install ## Build attention_ref's wheel and sdist into dist/ (the package alone; numpy its only dependency)
+dist: install ## Build attention_ref's wheel and sdist into dist/ (the package alone; numpy and threadpoolctl its dependencies)
 	rm -rf $(DIST_DIR)
 	$(BIN)/uv build --quiet --no-build-isolation --python $(BIN)/python --out-dir $(DIST_DIR) .
 	@ls -l $(DIST_DIR)

@@ -3,7 +3,7 @@
 The wheel and the sdist must hold ``attention_ref`` alone (no ``site_build``, hooks,
 bench or tests), name numpy as their only dependency, carry the version written in
 ``attention_ref/__init__.py``, ``py.typed``, the licence and the readme. Installed into
-a fresh virtual environment outside the repository, with numpy alone, the module's
+a fresh virtual environment outside the repository, with numpy and threadpoolctl alone, the module's
 doctests and the README's example pass; ``pip install .`` from the repository root
 installs the same files.
 """
@@ -73,12 +73,12 @@ def test_wheel_holds_attention_ref_alone(dist: Path) -> None:
     assert names == sorted(expected)
 
 
-def test_wheel_metadata_names_numpy_alone_and_the_version(dist: Path) -> None:
+def test_wheel_metadata_names_numpy_threadpoolctl_and_the_version(dist: Path) -> None:
     with zipfile.ZipFile(dist / WHEEL) as whl:
         text = whl.read(f"attention_ref-{VERSION}.dist-info/METADATA").decode()
     meta = Parser().parsestr(text)
     assert meta["Name"] == "attention-ref" and meta["Version"] == VERSION
-    assert meta.get_all("Requires-Dist") == ["numpy>=2.0"]
+    assert meta.get_all("Requires-Dist") == ["numpy>=2.0", "threadpoolctl>=3.1"]
     assert meta.get_all("Provides-Extra") is None, "dev tools must not show up as extras"
     assert meta["License-Expression"] == "MIT" and meta["License-File"] == "LICENSE"
     assert meta["Description-Content-Type"] == "text/markdown"
@@ -155,7 +155,10 @@ def _readme_example() -> tuple[str, str]:
 def test_wheel_alone_in_a_fresh_venv_passes_its_doctests(dist: Path, tmp_path: Path) -> None:
     python = make_venv(tmp_path / "venv")
     install(python, str(dist / WHEEL), cwd=tmp_path)
-    assert run([str(python), "-c", DISTRIBUTIONS], tmp_path).strip() == "['attention-ref', 'numpy']"
+    assert (
+        run([str(python), "-c", DISTRIBUTIONS], tmp_path).strip()
+        == "['attention-ref', 'numpy', 'threadpoolctl']"
+    )
     where, counts = run([str(python), "-c", DOCTESTS], tmp_path).splitlines()
     assert Path(where).is_relative_to(tmp_path / "venv"), where
     attempted, failed = map(int, counts.split())
