@@ -2,9 +2,9 @@
 role of each of its heads as ``assets/data/head_roles.json``.
 
 Thin wiring only: ``site_build/heatmap_data.py`` reads and checks the committed file
-``data/it_attention.json``, ``site_build/head_roles.py`` classifies its heads; nothing
-is written into ``docs/``. The widgets fetch the files only when their box comes near
-the viewport.
+``data/it_attention.json``, ``site_build/head_roles.py`` classifies its heads (with
+``attention_ref.head_roles``); nothing is written into ``docs/``. The widgets fetch the
+files only when their box comes near the viewport.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The figure of every head: one sentence's attention in all 6 x 12 heads of the real model.
 
 :func:`head_grid` reads the committed all-MiniLM-L6-v2 data (``data/it_attention.json``)
-and the role of each head (:mod:`site_build.head_roles`); :func:`draw_head_grid` draws
+and the role of each head (:mod:`attention_ref.head_roles`, through
+:mod:`site_build.head_roles`); :func:`draw_head_grid` draws
 the heads as small multiples, one row per layer and one column per head, each framed
 and lettered by its role. ``site_build/figures.py`` pairs the two in a
 :class:`~site_build.figures.FigureSpec`, like the other figures.
@@ -30,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
+from attention_ref.head_roles import PATTERNS, ROLES, THRESHOLD
 from site_build.drawing import Palette
-from site_build.head_roles import PATTERNS, ROLES, THRESHOLD, record_roles
+from site_build.head_roles import record_roles
 from site_build.heatmap_data import DATA_FILE, check_record
 
 #: The letter written above a head of each role (none for ``mixed``).
@@ -59,7 +61,8 @@ class HeadGrid:
     weights : ndarray, shape (layers, heads, n, n)
         Weights in [0, 1]; rows are queries.
     roles : tuple of tuple of dict
-        ``roles[layer][head]`` is ``{"role", "share"}`` (:func:`site_build.head_roles.head_role`).
+        ``roles[layer][head]`` is ``{"role", "share"}``
+        (:func:`attention_ref.head_roles.head_role`).
     threshold : float
         The share a pattern needs to name a head.
     """
