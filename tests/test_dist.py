@@ -16,7 +16,7 @@ import subprocess
 import tarfile
 import zipfile
 from email.parser import Parser
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -191,3 +191,19 @@ def test_pip_install_from_the_root_installs_the_same_files(dist: Path, tmp_path:
         [str(from_root), "-c", "import attention_ref; print(attention_ref.__file__)"], tmp_path
     )
     assert Path(where.strip()).is_relative_to(tmp_path / "b")
+
+
+def test_a_filled_notebook_copy_has_the_address_and_is_made_once(tmp_path: Path) -> None:
+    source = tmp_path / "docs" / "notebooks" / "n.py"
+    source.parent.mkdir(parents=True)
+    source.write_text('WHEEL = "@ATTENTION_REF_WHEEL@"\n', encoding="utf-8")
+    copies, src = tmp_path / "copies", PurePosixPath("notebooks/n.py")
+    url = "http://127.0.0.1:8000/downloads/attention_ref-0.1.0-py3-none-any.whl"
+    folder = downloads.filled_notebook_copy(source, src, url, copies)
+    assert folder is not None and folder.parent == copies
+    assert (folder / src).read_text(encoding="utf-8") == f'WHEEL = "{url}"\n'
+    assert downloads.filled_notebook_copy(source, src, url, copies) == folder  # same text
+    other = downloads.filled_notebook_copy(source, src, "https://example.org/a.whl", copies)
+    assert other is not None and other != folder and folder.is_dir()  # both kept
+    source.write_text("print(1)\n", encoding="utf-8")
+    assert downloads.filled_notebook_copy(source, src, url, copies) is None
