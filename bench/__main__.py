@@ -5,7 +5,7 @@ Usage::
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
                                           # (kernel, kernel_1thread, site, features, widgets,
-                                          # practice, build)
+                                          # practice, build, docs)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -29,7 +29,16 @@ from bench import report
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
 PAGE_TABLE = ROOT / "bench" / "results.md"
-SECTIONS = ("kernel", "kernel_1thread", "site", "features", "widgets", "practice", "build")
+SECTIONS = (
+    "kernel",
+    "kernel_1thread",
+    "site",
+    "features",
+    "widgets",
+    "practice",
+    "build",
+    "docs",
+)
 
 
 def _now() -> str:
@@ -83,6 +92,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import build
 
         return build.run(repeat=args.build_repeat, with_make_test=args.with_make_test)
+    if section == "docs":
+        from bench import docs_loop
+
+        return docs_loop.run(repeat=args.build_repeat)
     raise ValueError(f"unknown section {section!r}; choose from {', '.join(SECTIONS)}")
 
 

@@ -372,7 +372,7 @@ _ORDER = {
 def timings_table(results: dict[str, Any]) -> str:
     """Widgets, practice and build timings, one row each."""
     rows: list[list[object]] = []
-    for section in ("widgets", "practice", "build"):
+    for section in ("widgets", "practice", "build", "docs"):
         timings = results.get(section, {}).get("timings", {})
         for name, s in sorted(timings.items(), key=lambda kv: _ORDER.get(kv[0], 99)):
             rows.append([section, name, fmt_summary(s)])
@@ -503,6 +503,16 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         )
     else:
         rows.append(_target_row("warm build vs baseline build", f"≤ {TARGET_BUILD}×", "–", None))
+    docs = results.get("docs", {}).get("timings", {}).get("make test-docs")
+    goal = results.get("docs", {}).get("target_test_docs_seconds", 60.0)
+    rows.append(
+        _target_row(
+            "make test-docs (doc, snippet, claim and unit tests)",
+            f"≤ {goal:g} s",
+            fmt_seconds(docs["median"]) if docs else "–",
+            docs["median"] <= goal if docs else None,
+        )
+    )
     return rows
 
 
@@ -543,7 +553,7 @@ def load_lines(results: dict[str, Any]) -> list[str]:
     cores = results.get("machine", {}).get("cores") or 1
     loads = {
         name: results[name]["load_average_before"][0]
-        for name in ("kernel", "kernel_1thread", "site", "widgets", "practice", "build")
+        for name in ("kernel", "kernel_1thread", "site", "widgets", "practice", "build", "docs")
         if results.get(name, {}).get("load_average_before")
     }
     if not loads:
