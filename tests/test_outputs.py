@@ -18,7 +18,7 @@ from textwrap import dedent
 
 import pytest
 
-from testbed import outputs
+from testbed import ci_summary, outputs
 from tests.test_sybil_docs import MKDOCS_YML
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -290,3 +290,26 @@ def test_find_pages_uses_the_doc_tests_patterns(tmp_path: Path) -> None:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x")
     assert outputs.find_pages(tmp_path) == ["README.md", "docs/a.md", "docs/n/b.md"]
+
+
+def test_the_ci_summary_names_the_pages_whose_output_blocks_changed(tmp_path: Path) -> None:
+    page = project(
+        tmp_path,
+        'Top.\n\n--8<-- "docs/partial.md"\n\n~~~python\nprint(1)\n~~~\n\n'
+        '~~~text title="Output"\n1\n~~~\n',
+    )
+    partial = tmp_path / "docs" / "partial.md"
+    partial.write_text(
+        '~~~python\nprint(2)\n~~~\n\n~~~text title="Output"\n2\n~~~\n'.replace("~~~", FENCE)
+    )
+    (tmp_path / "docs" / "other.md").write_text("No code.\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "base")
+    partial.write_text(partial.read_text().replace("\n2\n", "\n3\n"))
+    page.write_text(page.read_text().replace("Top.", "The top."))  # prose: not an Output
+    text = ci_summary.summary(tmp_path, "HEAD", {"GITHUB_RUN_ID": "7"})
+    assert "| `docs/page.md` | 2 | 2 |" in text and "| `docs/other.md` | 0 | 0 |" in text
+    changed = text.split("## Output blocks changed")[1].split("## Open")[0]
+    assert "- `docs/page.md`: 1 block(s): `docs/partial.md` line 5" in changed
+    assert "other.md" not in changed
+    assert "actions/runs/7#artifacts" in text
