@@ -401,9 +401,13 @@ def _strip_prefix(line: str, prefix: str) -> str:
 
 
 def claim_tests(root: Path) -> list[Path]:
-    """Test files that check sentences (they use :mod:`testbed.claims` or a ``claim``)."""
+    """Test files that check sentences: they import :mod:`testbed.claims` or define ``claim``.
+
+    Only top-level lines count (as in the Makefile's ``CLAIM_TESTS``): a test that
+    writes such a line into a string is not a claim test.
+    """
     pattern = re.compile(
-        r"^\s*(from testbed\.claims import|import testbed\.claims|def claim\()",
+        r"^(from testbed\.claims import|import testbed\.claims|def claim\()",
         re.M,
     )
     return sorted(

@@ -313,3 +313,10 @@ def test_the_ci_summary_names_the_pages_whose_output_blocks_changed(tmp_path: Pa
     assert "- `docs/page.md`: 1 block(s): `docs/partial.md` line 5" in changed
     assert "other.md" not in changed
     assert "actions/runs/7#artifacts" in text
+
+
+def test_claim_tests_are_the_files_that_check_sentences() -> None:
+    found = {p.name for p in outputs.claim_tests(ROOT)}
+    assert {"test_claims.py", "test_self_attention_claims.py"} <= found
+    # This file writes a `def claim(` into a string: that does not make it a claim test.
+    assert "test_outputs.py" not in found
