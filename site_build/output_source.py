@@ -223,14 +223,17 @@ def line_html(sources: Sequence[Source], blob_url: str, checked_url: str) -> str
 
 
 def insert_lines(page_html: str, lines: Sequence[str]) -> str:
-    """Put ``lines[i]`` right after the ``i``-th rendered Output block of ``page_html``.
+    """Put ``lines[i]`` at the end of the ``i``-th rendered Output block of ``page_html``.
+
+    The line goes inside the block's box, after its ``<pre>``: it adds no block to the
+    page (the blocks the page renders later, ``settle.js``, stay as many).
 
     Examples
     --------
     >>> block = '<div class="highlight"><span class="filename">Output</span>'
     >>> block += "<pre><code>1\\n</code></pre></div>"
     >>> page = insert_lines(f"<p>a</p>{block}<p>b</p>", ["<p>src</p>"])
-    >>> page.endswith("</div><p>src</p><p>b</p>")
+    >>> page.endswith("</pre><p>src</p></div><p>b</p>")
     True
     """
     found = list(OUTPUT_HTML.finditer(page_html))
@@ -241,8 +244,9 @@ def insert_lines(page_html: str, lines: Sequence[str]) -> str:
         )
     parts, end = [], 0
     for match, line in zip(found, lines, strict=True):
-        parts += [page_html[end : match.end()], line]
-        end = match.end()
+        inside = match.end() - len("</div>")  # the line is the block's last child
+        parts += [page_html[end:inside], line]
+        end = inside
     return "".join([*parts, page_html[end:]])
 
 

@@ -100,7 +100,10 @@ def test_a_missing_file_or_section_is_an_error(target: str, message: str) -> Non
 def test_insert_lines_refuses_a_count_that_differs() -> None:
     block = '<div class="highlight"><span class="filename">Output</span>'
     block += "<pre><code>1\n</code></pre></div>"
-    assert insert_lines(block * 2, ["<p>a</p>", "<p>b</p>"]) == (f"{block}<p>a</p>{block}<p>b</p>")
+    inside = block.replace("</pre></div>", "</pre>{}</div>")
+    assert insert_lines(block * 2, ["<p>a</p>", "<p>b</p>"]) == (
+        inside.format("<p>a</p>") + inside.format("<p>b</p>")
+    )
     with pytest.raises(SourceError, match="2 rendered Output blocks but its Markdown has 1"):
         insert_lines(block * 2, ["<p>a</p>"])
 
@@ -120,7 +123,7 @@ def test_notebook_cells_and_their_lines() -> None:
 
 # --- The built site -----------------------------------------------------------------------
 
-OUTPUT_BLOCK = re.compile(r'<span class="filename">Output</span>.*?</div>', re.DOTALL)
+OUTPUT_BLOCK = re.compile(r'<span class="filename">Output</span>.*?</pre>(.*?)</div>', re.DOTALL)
 LINE = re.compile(r'<p class="output-source" data-search-exclude>(.*?)</p>', re.DOTALL)
 LINK = re.compile(r'<a href="([^"]+)">([^<]+)</a>')
 
@@ -162,8 +165,7 @@ def test_every_output_block_on_the_site_names_its_source() -> None:
         name = page.relative_to(SITE).as_posix()
         blocks = list(OUTPUT_BLOCK.finditer(html))
         for block in blocks:
-            after = html[block.end() : block.end() + 2000]
-            line = LINE.match(after)
+            line = LINE.fullmatch(block[1])
             assert line, f"{name}: an Output block without its source line: {block[0][:200]}"
             links = LINK.findall(line[1])
             assert len(links) >= 2, f"{name}: {line[0]}"
