@@ -95,7 +95,7 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
     if section == "docs":
         from bench import docs_loop
 
-        return docs_loop.run(repeat=args.build_repeat)
+        return docs_loop.run(repeat=args.build_repeat, site=args.site)
     raise ValueError(f"unknown section {section!r}; choose from {', '.join(SECTIONS)}")
 
 
