@@ -171,6 +171,11 @@ def output_sources(page: str, text: str, read: Callable[[str], str | None]) -> l
     while index < len(lines):
         name, number, line = lines[index]
         opening = FENCE.match(line)
+        if opening is None and "<!--" in line and "-->" not in line.split("<!--", 1)[1]:
+            while index < len(lines) and "-->" not in lines[index][2]:
+                index += 1  # an HTML comment: a fence in it is not rendered
+            index += 1
+            continue
         if opening is None:
             if line.strip():
                 last_code = None

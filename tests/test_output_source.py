@@ -82,6 +82,14 @@ def test_blocks_in_partials_come_in_page_order() -> None:
     ]
 
 
+def test_fences_in_an_html_comment_are_not_blocks() -> None:
+    page = (
+        '<!-- An old version:\n~~~python\nprint(1)\n~~~\n\n~~~text title="Output"\n1\n~~~\n-->\n\n'
+        '~~~python\nprint(2)\n~~~\n\n~~~text title="Output"\n2\n~~~\n'
+    )
+    assert [[s.label() for s in block] for block in sources(page)] == [["docs/p.md · line 12"]]
+
+
 def test_an_output_block_after_prose_gets_no_source() -> None:
     page = '~~~python\nx = 1\n~~~\n\nProse.\n\n~~~text title="Output"\n1\n~~~\n'
     assert sources(page) == [[]]
