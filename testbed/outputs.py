@@ -43,6 +43,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -516,11 +517,41 @@ def _colour(line: str, tty: bool) -> str:
     return f"\033[{code}m{line}\033[0m" if code else line
 
 
-def render_diff(rewrite: Rewrite, tty: bool = False) -> list[str]:
-    """The old and new text of one block, line by line (``-`` old, ``+`` new)."""
+def side_by_side(old: list[str], new: list[str], width: int) -> list[str] | None:
+    """Old and new lines in two columns (``|`` marks a changed row), or None if too wide.
+
+    Examples
+    --------
+    >>> for row in side_by_side(["a 1", "b 2"], ["a 1", "b 3", "c 4"], 80):
+    ...     print(row)
+      was   now
+      a 1   a 1
+      b 2 | b 3
+          | c 4
+    """
+    column = max(len(x) for x in [*old, *new, "was"])
+    if 2 * column + 5 > width:
+        return None
+    rows = [f"  {'was':<{column}}   now"]
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        left, right = old[a0:a1], new[b0:b1]
+        mark = "   " if tag == "equal" else " | "
+        for k in range(max(len(left), len(right))):
+            a = left[k] if k < len(left) else ""
+            b = right[k] if k < len(right) else ""
+            rows.append(f"  {a:<{column}}{mark}{b}".rstrip())
+    return rows
+
+
+def render_diff(rewrite: Rewrite, tty: bool = False, width: int = 100) -> list[str]:
+    """The old and new text of one block: side by side if it fits, else ``-`` old, ``+`` new."""
     block = rewrite.block
     head = f"{block.file} line {block.open_line}: {block.code}"
     old, new = rewrite.old.split("\n") if rewrite.old else [], rewrite.new.split("\n")
+    columns = side_by_side(old, new, width)
+    if columns is not None:
+        return [head, *columns]
     body = [
         line
         for line in difflib.unified_diff(old, new, lineterm="", n=max(len(old), len(new)))
@@ -551,9 +582,13 @@ def main(argv: Sequence[str] | None = None, root: Path | None = None) -> int:
         mine = sum((b.file, b.open_line) in rewritten for b in blocks)
         print(f"  {page}: {len(blocks)} checked, {mine} rewritten")
     if rewrites:
-        print(f"\nRewritten ({len(rewrites)}): review the new text before committing (git diff)")
+        print(
+            f"\nRewritten ({len(rewrites)}), old text beside new: review it before "
+            "committing (git diff shows it too)"
+        )
+        width = shutil.get_terminal_size((100, 24)).columns
         for rewrite in rewrites:
-            print("\n".join(render_diff(rewrite, tty)))
+            print("\n".join(render_diff(rewrite, tty, width)))
     else:
         print("\nNothing to rewrite: every Output block shows what its code prints.")
     claims = [] if args.no_claims else failing_claims(root)

@@ -121,7 +121,7 @@ def test_a_changed_input_rewrites_only_the_output_blocks(copy: Path) -> None:
     assert f'```text title="Output"\n[5.68, {round(second, 2)}]\n```' in index
     assert f"docs/index.md line {index.split(chr(10)).index('[5.68, 2.05]')}" in first.stdout
     assert "docs/index.md: 1 checked, 1 rewritten" in first.stdout
-    assert "- [5.68, 1.55]" in first.stdout and "+ [5.68, 2.05]" in first.stdout
+    assert "  [5.68, 1.55] | [5.68, 2.05]\n" in first.stdout  # old beside new
 
     doc_tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "docs", "README.md"],
