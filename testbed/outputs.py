@@ -134,7 +134,11 @@ def _locate(document: RenderedMarkdownDocument, span: tuple[int, int], block: Bl
 def run_page(root: Path, page: str) -> PageRun:
     """Run one page's examples in order, as its doc test does, and note every Output block."""
     run = PageRun(page)
-    document = RenderedMarkdownDocument.parse(str(root / page), *page_parsers())
+    try:
+        document = RenderedMarkdownDocument.parse(str(root / page), *page_parsers())
+    except Exception as error:  # a missing snippet or section, a fence Sybil cannot read
+        run.problems.append(f"{page}: the page could not be read: {type(error).__name__}: {error}")
+        return run
     assert isinstance(document, RenderedMarkdownDocument)
     for example in document:
         evaluator = example.region.evaluator

@@ -192,6 +192,13 @@ def test_a_raising_snippet_is_reported_not_rewritten(tmp_path: Path) -> None:
     assert "docs/page.md line 5: the code raised ValueError: no such token" in done.stdout
 
 
+def test_a_page_whose_include_is_missing_is_reported(tmp_path: Path) -> None:
+    project(tmp_path, '~~~python\n--8<-- "snippets/s.py:nope"\n~~~\n', SNIPPET)
+    done = run(tmp_path, "--no-claims")
+    assert done.returncode == 1, done.stderr
+    assert "docs/page.md: the page could not be read: SnippetMissingError" in done.stdout
+
+
 def test_a_missing_output_block_is_reported(tmp_path: Path) -> None:
     page = project(tmp_path, '~~~python\n--8<-- "snippets/s.py:show"\n~~~\n\nText.\n', SNIPPET)
     before = page.read_bytes()
