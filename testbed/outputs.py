@@ -12,14 +12,16 @@ block whose code prints differently in the two runs is reported, not rewritten.
 
 Nothing is rewritten, and the run ends with status 1, for:
 
-- a block whose code raised, or printed nothing it could be compared with;
-- an Python block that prints with no Output block after it, or an Output block with
+- a page that cannot be read (a missing snippet or section);
+- a block whose code raised;
+- a Python block that prints with no Output block after it, or an Output block with
   no Python block before it (``make outputs`` does not add or remove blocks);
 - an output that varies between runs;
-- a stale block with uncommitted edits (``git diff HEAD``) in a file, unless
-  ``--force`` (``make outputs FORCE=1``): it may be a contributor's hand edit. An
-  empty block is filled without asking, and so is a block holding what an earlier
-  ``make outputs`` wrote (recorded in ``.cache/outputs/written.json``).
+- a stale block with uncommitted edits of its own (``git diff HEAD``; in a file git does
+  not know yet, every line counts), unless ``--force`` (``make outputs FORCE=1``): it
+  may be a contributor's hand edit, and its file is left as it is. An empty block is
+  filled without asking, and so is a block holding what an earlier ``make outputs``
+  wrote (recorded in ``.cache/outputs/written.json``).
 
 Then the claim tests (tests that check sentences with :mod:`testbed.claims`) run, and
 the claims that no longer hold are listed with their sentences: prose is for the
