@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*(?:>[ \t]*)*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""")
-OUTPUT_TITLE = re.compile(r"""^\s*text\b.*\btitle\s*=\s*["']Output["']""")
+OUTPUT_TITLE = re.compile(r"""\btitle\s*=\s*["']Output["']""")
 PYTHON = frozenset({"python", "py", "python3", "py3"})
 #: The rendered Output block: pymdownx.highlight's block with the title "Output".
 OUTPUT_HTML = re.compile(
@@ -190,7 +190,7 @@ def output_sources(page: str, text: str, read: Callable[[str], str | None]) -> l
             close += 1
         body = lines[index + 1 : close]
         language = (info.strip().lstrip("{ .").split() or [""])[0].lower()
-        if OUTPUT_TITLE.match(info):
+        if language == "text" and OUTPUT_TITLE.search(info):
             blocks.append(last_code or [])
             last_code = None
         elif language in PYTHON:

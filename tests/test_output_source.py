@@ -82,6 +82,14 @@ def test_blocks_in_partials_come_in_page_order() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "info", ['text title="Output"', "text title='Output'", '{ .text title="Output" }']
+)
+def test_output_blocks_are_known_by_language_and_title(info: str) -> None:
+    page = f'~~~python\nprint(1)\n~~~\n\n~~~{info}\n1\n~~~\n\n~~~text title="x"\n2\n~~~\n'
+    assert sources(page) == [[Source("docs/p.md", (), 2, 2)]]
+
+
 def test_fences_in_an_html_comment_are_not_blocks() -> None:
     page = (
         '<!-- An old version:\n~~~python\nprint(1)\n~~~\n\n~~~text title="Output"\n1\n~~~\n-->\n\n'
