@@ -516,6 +516,29 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def source_line_lines(cost: dict[str, dict[str, int]]) -> list[str]:
+    """What the source lines under Output blocks add to each page.
+
+    Examples
+    --------
+    >>> cost = {"a/index.html": {"lines": 2, "elements": 6, "bytes": 600, "gzip_bytes": 90}}
+    >>> print(source_line_lines(cost)[-1])
+    - a/index.html: 2 lines, 6 elements, 600 B (90 B gzipped)
+    """
+    if not cost:
+        return []
+    return [
+        "",
+        "The source lines under Output blocks (and notebook cells) add, per page:",
+        "",
+        *(
+            f"- {page}: {c['lines']} lines, {c['elements']} elements, "
+            f"{fmt_bytes(c['bytes'])} ({fmt_bytes(c['gzip_bytes'])} gzipped)"
+            for page, c in cost.items()
+        ),
+    ]
+
+
 def machine_lines(machine: dict[str, Any]) -> list[str]:
     """The machine and versions as Markdown list items."""
     order = [
@@ -610,6 +633,7 @@ def markdown(results: dict[str, Any]) -> str:
             f"{practice['requests']} requests when it comes near the screen "
             f"(Pyodide: {fmt_bytes(practice['pyodide_bytes'])}); none of it is in a first load.",
         ]
+    parts += source_line_lines(results.get("docs", {}).get("source_lines", {}))
     parts += ["", "**Machine**", "", *machine_lines(results.get("machine", {}))]
     parts += load_lines(results)
     return "\n".join(parts) + "\n"
