@@ -5,7 +5,7 @@ Usage::
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
                                           # (kernel, kernel_1thread, kernel_wheel, site,
-                                          # features, widgets, practice, build)
+                                          # features, widgets, practice, build, docs)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -39,6 +39,7 @@ SECTIONS = (
     "widgets",
     "practice",
     "build",
+    "docs",
 )
 
 
@@ -97,6 +98,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import build
 
         return build.run(repeat=args.build_repeat, with_make_test=args.with_make_test)
+    if section == "docs":
+        from bench import docs_loop
+
+        return docs_loop.run(repeat=args.build_repeat, site=args.site)
     raise ValueError(f"unknown section {section!r}; choose from {', '.join(SECTIONS)}")
 
 

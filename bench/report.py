@@ -434,7 +434,7 @@ def timings_table(results: Results) -> str:
     """Widgets, practice and build timings, one row each."""
     rows: list[list[object]] = []
     sections = cast(Mapping[str, Any], results)  # keyed by the sections' names
-    for section in ("widgets", "practice", "build"):
+    for section in ("widgets", "practice", "build", "docs"):
         timings = sections.get(section, {}).get("timings", {})
         for name, s in sorted(timings.items(), key=lambda kv: _ORDER.get(kv[0], 99)):
             rows.append([section, name, fmt_summary(s)])
@@ -533,7 +533,41 @@ def targets(results: Results) -> list[Target]:
             found += _kernel_targets(name, kernel)
     found += _site_targets(results.get("site"))
     found += _build_targets(results.get("build"))
+    found += _docs_targets(results.get("docs"))
     return found
+
+
+def _docs_targets(docs: Timings | None) -> list[Target]:
+    """``make test-docs``, the loop of people editing docs, against its limit."""
+    timing = docs["timings"].get("make test-docs") if docs else None
+    limit = Limit(docs.get("target_test_docs_seconds", 60.0) if docs else 60.0, fmt_seconds)
+    measured = fmt_seconds(timing["median"]) if timing else "–"
+    return [Target("make test-docs (doc, snippet, claim and unit tests)", limit.text(),
+                   "python -m bench --only docs", measured,
+                   limit.holds(timing["median"] if timing else None))]  # fmt: skip
+
+
+def source_line_lines(cost: dict[str, dict[str, int]]) -> list[str]:
+    """What the source lines under Output blocks add to each page.
+
+    Examples
+    --------
+    >>> cost = {"a/index.html": {"lines": 2, "elements": 6, "bytes": 600, "gzip_bytes": 90}}
+    >>> print(source_line_lines(cost)[-1])
+    - a/index.html: 2 lines, 6 elements, 600 B (90 B gzipped)
+    """
+    if not cost:
+        return []
+    return [
+        "",
+        "The source lines under Output blocks (and notebook cells) add, per page:",
+        "",
+        *(
+            f"- {page}: {c['lines']} lines, {c['elements']} elements, "
+            f"{fmt_bytes(c['bytes'])} ({fmt_bytes(c['gzip_bytes'])} gzipped)"
+            for page, c in cost.items()
+        ),
+    ]
 
 
 def machine_lines(machine: dict[str, Any]) -> list[str]:
@@ -582,6 +616,7 @@ def load_lines(results: Results) -> list[str]:
             "widgets",
             "practice",
             "build",
+            "docs",
         )
         if sections.get(name, {}).get("load_average_before")
     }
@@ -642,6 +677,8 @@ def markdown(results: Results) -> str:
             f"{practice['requests']} requests when it comes near the screen "
             f"(Pyodide: {fmt_bytes(practice['pyodide_bytes'])}); none of it is in a first load.",
         ]
+    docs = results.get("docs")
+    parts += source_line_lines(docs.get("source_lines", {}) if docs else {})
     parts += ["", "**Machine**", "", *machine_lines(results.get("machine", {}))]
     parts += load_lines(results)
     return "\n".join(parts) + "\n"

@@ -79,11 +79,13 @@ class Site(TypedDict):
 
 
 class Timings(TypedDict):
-    """Sections ``widgets``, ``practice`` and ``build``: named timings."""
+    """Sections ``widgets``, ``practice``, ``build`` and ``docs``: named timings."""
 
     timings: dict[str, Summary]
     load_average_before: NotRequired[list[float]]
     practice_load: NotRequired[dict[str, Any]]
+    target_test_docs_seconds: NotRequired[float]  # docs
+    source_lines: NotRequired[dict[str, dict[str, int]]]  # docs: what the source lines add to each page
 
 
 class Results(TypedDict, total=False):
@@ -101,3 +103,4 @@ class Results(TypedDict, total=False):
     widgets: Timings
     practice: Timings
     build: Timings
+    docs: Timings

@@ -20,7 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from testbed.sybil_docs import RenderedMarkdownDocument, page_parsers
+from testbed.sybil_docs import (
+    FENCE_OPENING,
+    INCLUDE_LINE,
+    PYTHON_LIKE,
+    RenderedMarkdownDocument,
+    fence_language,
+    page_parsers,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -33,11 +40,9 @@ PAGES = sorted(
 INCLUDERS = sorted(DOCS.rglob("*.md"))
 
 SECTION_START = re.compile(r"--8<--\s*\[\s*start\s*:\s*([a-z][-_0-9a-z]*)\s*\]", re.IGNORECASE)
-# An inline include: --8<-- "path" or --8<-- "path:section" (pymdownx.snippets syntax).
-INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""", re.MULTILINE)
-# An opening fence and its info string; the language is its first word.
-FENCE = re.compile(r"^[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})[ \t]*\{?[ \t]*\.?([A-Za-z0-9_+-]*)", re.M)
-PYTHON_LIKE = {"python", "py", "python3", "py3", "pycon"}
+# An inline include (--8<-- "path" or "path:section") and an opening fence: testbed's
+# patterns, the ones the page machinery uses.
+INCLUDE = INCLUDE_LINE
 MAX_SHOWN_LINE = 76  # wider lines get a horizontal scroll bar on a desktop page
 
 
@@ -108,7 +113,8 @@ def rendered(page: Path) -> RenderedMarkdownDocument:
 
 
 def python_fence_starts(text: str) -> list[int]:
-    return [m.start() for m in FENCE.finditer(text) if m[2].lower() in PYTHON_LIKE]
+    fences = FENCE_OPENING.finditer(text)
+    return [m.start() for m in fences if fence_language(m["info"]) in PYTHON_LIKE]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=rel)
