@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import attention_ref.block
 from attention_ref import (
     attention_weights,
     merge_heads,
@@ -217,9 +218,6 @@ def _weighted_sum_ref(weights: list[float], values: list[list[float]]) -> Any:
 
 
 def _block() -> Any:
-    """attention_ref.block, imported when a lesson 3 reference is first needed."""
-    import attention_ref.block
-
     return attention_ref.block
 
 
@@ -269,7 +267,10 @@ REFERENCE = {
     # Lesson 3: attention_ref's block (one head, no attention biases, BERT's eps).
     "01_layer_norm": lambda x, gain, bias, eps: _block().layer_norm(x, gain, bias, eps=eps),
     "02_gelu": lambda x: _block().gelu(x),
-    "03_feed_forward": lambda x, w_1, b_1, w_2, b_2: _block().feed_forward(x, w_1, b_1, w_2, b_2),
+    # feed_forward takes a sequence (n, d): one token is a sequence of one.
+    "03_feed_forward": lambda x, w_1, b_1, w_2, b_2: _block().feed_forward([x], w_1, b_1, w_2, b_2)[
+        0
+    ],
     "04_post_ln_block": lambda x, p: _post_ln_ref(x, p),
 }
 
