@@ -62,7 +62,8 @@ def activations(x_min: float, x_max: float, n_points: int) -> Activations:
     fine = np.arange(x_min, x_max, 1e-4)
     g = gelu(fine)
     i = int(g.argmin())
-    return Activations(x, gelu(x), np.maximum(x, 0.0), float(g[i]), float(fine[i]))
+    curve = gelu(x).astype(np.float64)
+    return Activations(x, curve, np.maximum(x, 0.0), float(g[i]), float(fine[i]))
 
 
 @dataclass(frozen=True)
