@@ -15,7 +15,8 @@ from attention_ref.minilm import load_minilm
 model = load_minilm()
 text = "The animal didn't cross the street because it was too tired."
 run = model.run(text)
-print(run.tokens)
+print(len(run.tokens), "tokens")
+print(" ".join(run.tokens))
 print("attentions", run.attentions.shape)  # (layers, heads, n, n)
 print("hidden states", run.hidden_states.shape)  # (layers + 1, n, 384)
 # --8<-- [end:run]
@@ -33,7 +34,9 @@ for i in row.argsort()[::-1][:4]:
 
 # --8<-- [start:oracle]
 saved = json.loads(Path("data/it_attention.json").read_text())
-print(saved["versions"])  # what produced the file
+made_by = saved["versions"]  # what produced the file
+print("saved by transformers", made_by["transformers"], end=" ")
+print("on torch", made_by["torch"])
 worst = 0.0
 for sentence in saved["sentences"]:  # "... too tired." and "... too wide."
     ours = model.run(sentence["text"])
