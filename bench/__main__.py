@@ -4,8 +4,8 @@ Usage::
 
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
-                                          # (kernel, kernel_1thread, kernel_wheel, site,
-                                          # features, widgets, practice, build, docs)
+                                          # (kernel, kernel_1thread, kernel_wheel, minilm,
+                                          # site, features, widgets, practice, build, docs)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -34,6 +34,7 @@ SECTIONS = (
     "kernel",
     "kernel_1thread",
     "kernel_wheel",
+    "minilm",
     "site",
     "features",
     "widgets",
@@ -78,6 +79,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import kernel
 
         return kernel.run_from_wheel(repeat=args.repeat, threads=args.threads or 2)
+    if section == "minilm":
+        from bench import minilm
+
+        return minilm.run(repeat=args.repeat, threads=args.threads)
     if section == "site":
         from bench import site
 

@@ -85,7 +85,9 @@ class Timings(TypedDict):
     load_average_before: NotRequired[list[float]]
     practice_load: NotRequired[dict[str, Any]]
     target_test_docs_seconds: NotRequired[float]  # docs
-    source_lines: NotRequired[dict[str, dict[str, int]]]  # docs: what the source lines add to each page
+    source_lines: NotRequired[
+        dict[str, dict[str, int]]
+    ]  # docs: what the source lines add to each page
 
 
 class Results(TypedDict, total=False):
@@ -98,6 +100,7 @@ class Results(TypedDict, total=False):
     kernel: Kernel
     kernel_1thread: Kernel
     kernel_wheel: Kernel
+    minilm: dict[str, Any]
     site: Site
     features: dict[str, Any]
     widgets: Timings

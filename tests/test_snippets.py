@@ -135,7 +135,7 @@ def test_every_python_fence_of_a_page_yields_sybil_examples(page: Path) -> None:
     assert not untested, f"{rel(page)}: fences Sybil does not test, at {untested}"
 
 
-LESSONS = [DOCS / "attention.md", DOCS / "self-attention.md"]
+LESSONS = [DOCS / "attention.md", DOCS / "self-attention.md", DOCS / "transformer-block.md"]
 
 
 @pytest.mark.parametrize("page", LESSONS, ids=rel)
@@ -152,6 +152,7 @@ def prose(text: str) -> str:
     """Markdown text without front matter, fences, HTML comments and include lines."""
     text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"\]\([^)\s]*\)", "]", text)  # link targets: addresses, not numbers
     kept, fence = [], None
     for line in text.splitlines():
         opening = re.match(r"[ \t]*(`{3,}|~{3,})", line)
@@ -173,3 +174,5 @@ def test_prose_prints_no_computed_decimal(page: Path) -> None:
 def test_prose_filter_sees_decimals_outside_fences() -> None:
     text = "---\nx: 1.5\n---\nweights 0.506\n```text\n0.307\n```\n<!-- 2.5 -->\n"
     assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.506"]
+    linked = "[the paper](https://arxiv.org/abs/1706.03762) gives 0.25"
+    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(linked)) == ["0.25"]
