@@ -74,6 +74,14 @@ print(output.round(3).tolist())
 print(output.round(2).tolist())  # to two decimals, as from here on
 # --8<-- [end:aggregate]
 
+# --8<-- [start:contribution]
+moved = np.linalg.norm(contributions, axis=1)  # (n_k,): |alpha_j v_j|
+share = 100 * contributions / output  # (n_k, d_v): % of each coordinate
+print("weight    ", weights.round(3).tolist())
+print("moves by  ", moved.round(3).tolist())
+print("% of out  ", share.round().astype(int).tolist())
+# --8<-- [end:contribution]
+
 # --8<-- [start:one_call]
 same = scaled_dot_product_attention(q, K, V)  # (d_v,)
 print(same.round(2).tolist())

@@ -254,7 +254,7 @@ def test_lesson_2_worked_example_is_a_case_with_the_numbers_the_page_prints() ->
     """Steps 1 and 5 of lesson 2 hold the page's example; their answers round to its output."""
     with contextlib.redirect_stdout(io.StringIO()):
         page = runpy.run_path(str(ROOT / "snippets" / "self_attention.py"))
-    x, w_q, w_k, w_v, w_o = (page[name].tolist() for name in ("X", "W_Q", "W_K", "W_V", "W_O"))
+    x, w_q, w_k, w_v, w_o = (page[name].tolist() for name in ("Z", "W_Q", "W_K", "W_V", "W_O"))
     [project] = [c for c in checks_of(LESSON_2 / "01_project").cases() if c.args == (x, w_q)]
     assert project.expected == page["Q"].tolist()
     [layer] = [

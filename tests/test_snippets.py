@@ -143,15 +143,24 @@ def test_a_lesson_page_has_one_example_per_fence(page: Path) -> None:
 
 
 def prose(text: str) -> str:
-    """Markdown text without front matter, fences, HTML comments and include lines."""
+    """Markdown text without front matter, fences, HTML comments, include lines and link targets.
+
+    Fences may be indented (inside an admonition); a link's address (an arXiv number,
+    say) is not a number the page prints.
+    """
     text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+    text = re.sub(r"\]\([^)\s]*\)", "]", text)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
     kept, fence = [], None
     for line in text.splitlines():
         opening = re.match(r"[ \t]*(`{3,}|~{3,})", line)
         if fence is None and opening:
             fence = opening[1]
-        elif fence is not None and line.strip().startswith(fence) and not line.strip(fence[0]):
+        elif (
+            fence is not None
+            and line.strip().startswith(fence)
+            and not line.strip().strip(fence[0])
+        ):
             fence = None
         elif fence is None and not INCLUDE.match(line):
             kept.append(line)
@@ -167,3 +176,6 @@ def test_prose_prints_no_computed_decimal(page: Path) -> None:
 def test_prose_filter_sees_decimals_outside_fences() -> None:
     text = "---\nx: 1.5\n---\nweights 0.506\n```text\n0.307\n```\n<!-- 2.5 -->\n"
     assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.506"]
+    # An indented fence (in an admonition) closes, and a link's address is not prose.
+    text = "!!! note\n    ```text\n    0.1\n    ```\n    after 0.2 [a](https://x/1.5)\n"
+    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.2"]
