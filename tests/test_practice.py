@@ -171,14 +171,17 @@ def test_every_hint_a_mistake_can_earn_is_exercised() -> None:
     } <= declared
 
 
-def test_step_4_uses_the_weights_the_page_prints() -> None:
-    """The worked case of step 4 weighs with the lesson's own rounded weights."""
+def test_step_4_uses_the_worked_examples_exact_weights() -> None:
+    """The worked case of step 4 weighs with the exact weights, so its answer is the page's."""
     q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-    printed = attention_weights(q, k).round(3).tolist()
-    worked = [c for c in checks_of(LESSON_1 / "04_weighted_sum").cases() if "worked" in c.name]
-    assert [c.args[0] for c in worked] == [printed]
-    for step in STEPS:  # another write-up's rounding of the third weight appears nowhere
-        assert "0.308" not in (step / "checks.py").read_text(encoding="utf-8"), step.name
+    v = [[10, 0], [0, 5], [2, 2]]
+    [worked] = [c for c in checks_of(LESSON_1 / "04_weighted_sum").cases() if "worked" in c.name]
+    np.testing.assert_allclose(worked.args[0], attention_weights(q, k), rtol=1e-15)
+    assert [round(x, 2) for x in worked.expected] == [5.68, 1.55]  # what the page prints
+    np.testing.assert_allclose(worked.expected, scaled_dot_product_attention(q, k, v), rtol=1e-15)
+    for step in STEPS:  # rounded weights (0.506, or another write-up's 0.308) appear nowhere
+        text = (step / "checks.py").read_text(encoding="utf-8")
+        assert "0.308" not in text and "0.506" not in text, step.name
 
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
