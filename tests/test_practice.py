@@ -86,7 +86,7 @@ def test_the_steps_of_each_lesson_exist() -> None:
             "01_project",
             "02_split_heads",
             "03_merge_heads",
-            "04_causal_self",
+            "04_padding",
             "05_multi_head",
         ],
     }
@@ -223,7 +223,11 @@ REFERENCE = {
     "01_project": lambda x, w: np.asarray(x, dtype=float) @ np.asarray(w, dtype=float),
     "02_split_heads": lambda x, num_heads: split_heads(x, num_heads),
     "03_merge_heads": lambda heads: merge_heads(heads),
-    "04_causal_self": lambda q, k, v: scaled_dot_product_attention(q, k, v, is_causal=True),
+    # (b, n_q, d_k) queries, (b, n_k) keep: one row of the mask per sequence, shared by its
+    # queries; attention_ref gives a fully masked row zeros.
+    "04_padding": lambda q, k, v, keep: scaled_dot_product_attention(
+        q, k, v, mask=np.array(keep, dtype=bool)[:, np.newaxis, :]
+    ),
     "05_multi_head": lambda x, w_q, w_k, w_v, w_o, num_heads, causal=False: multi_head_attention(
         x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
     ),
