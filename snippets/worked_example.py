@@ -57,11 +57,6 @@ print(weights.round(3).tolist())
 print("sum:", round(float(weights.sum()), 12))
 # --8<-- [end:softmax]
 
-# --8<-- [start:rounding]
-shown = weights.round(3).tolist()  # the weights as printed above
-print(round(sum(shown), 3))
-# --8<-- [end:rounding]
-
 # --8<-- [start:contributions]
 # (n_k, d_v): row j is alpha_j * v_j
 contributions = weights[:, np.newaxis] * V

@@ -52,9 +52,11 @@ def test_the_best_match_gets_the_lions_share(example: dict[str, Any]) -> None:
     assert (w > 0).all() and w.sum() == pytest.approx(1) and w.argmax() == 0
 
 
-def test_rounded_weights_add_up_to_less_than_one() -> None:
-    claim(PAGE, "Printed to three decimals, the weights above add up to a little less than one")
-    assert round(sum(round(float(x), 3) for x in by_hand_weights()), 3) < 1
+def test_rows_printed_to_three_decimals_add_up_to_the_output() -> None:
+    claim(PAGE, "Printed to three decimals, the rows add up to the output")
+    rows = [[round(float(w * x), 3) for x in v] for w, v in zip(by_hand_weights(), V, strict=True)]
+    out = by_hand_weights() @ V
+    assert [round(sum(col), 3) for col in zip(*rows, strict=True)] == out.round(3).tolist()
 
 
 def test_a_weight_is_not_a_contribution(example: dict[str, Any]) -> None:
@@ -151,7 +153,7 @@ def test_even_the_tiny_example_is_more_lopsided_unscaled(example: dict[str, Any]
 
 
 def test_dividing_by_d_k_flattens_towards_one_eighth() -> None:
-    claim(PAGE, "With eight keys, equal weights would be one eighth each")
+    claim(PAGE, "with eight keys, equal weights would be one eighth each")
     claim(PAGE, "the closer all the scores huddle around 0")
     rng = np.random.default_rng(seed=2)
     tops = []
@@ -192,7 +194,7 @@ def test_the_first_token_of_a_causal_mask_sees_only_itself() -> None:
 def test_pitfalls() -> None:
     claim(PAGE, "every score is \\(-\\infty\\) and the naive softmax divides 0 by 0")
     claim(PAGE, "attention_ref returns a row of zeros instead")
-    claim(PAGE, "past it, the number is \\(-\\infty\\), and a fully masked row turns to NaN")
+    claim(PAGE, "so it is \\(-\\infty\\) there, and a fully masked row turns to NaN again")
     claim(PAGE, "hides exactly the keys it meant to keep")
     assert softmax([-math.inf] * 3).tolist() == [0.0, 0.0, 0.0]
     with np.errstate(over="ignore"):
@@ -244,6 +246,24 @@ def test_the_one_line_form_against_torch() -> None:
     np.testing.assert_allclose(out.numpy(), ran["out"], rtol=1e-10, atol=1e-12)
 
 
-def test_the_causal_mask_is_in_the_cheat_sheet_with_its_convention() -> None:
-    claim(PAGE, "causal means position i sees positions 0 to i")
+def test_the_causal_mask_sees_positions_0_to_i() -> None:
+    claim(PAGE, "The causal mask lets position i see positions 0 to i only")
     assert causal_mask(4).sum(axis=1).tolist() == [1, 2, 3, 4]  # row i: i + 1 keys
+    assert not causal_mask(4)[np.triu_indices(4, k=1)].any()  # nothing later
+
+
+def test_the_cheat_sheet() -> None:
+    """Each line of the cheat-sheet restates a fact tested above; here, on the whole set."""
+    claim(PAGE, r"\(\sqrt{d_k}\) holds the spread fixed; \(d_k\) would flatten it, 1 saturate it.")
+    claim(PAGE, "Nothing is picked outright: gradients reach every score.")
+    claim(PAGE, "A weight is not a contribution: a small weight on a large value can move the")
+    claim(PAGE, "here True = may attend, in nn.MultiheadAttention True = ignore")
+    rng = np.random.default_rng(seed=4)
+    q, k = rng.standard_normal((300, 256)), rng.standard_normal((8, 256))
+    spread = {
+        name: float(np.var(k @ q.T * s))
+        for name, s in (("sqrt", 1 / 16), ("d_k", 1 / 256), ("one", 1.0))
+    }
+    assert 0.8 < spread["sqrt"] < 1.2 and spread["d_k"] < 0.01 and spread["one"] > 200
+    p = attention_weights(Q, K)
+    assert (np.abs(softmax_jacobian(p)).sum(axis=0) > 0).all()  # every score has reach
