@@ -163,3 +163,44 @@ def test_order_enters_by_positions_or_inside_attention(example: dict[str, Any]) 
     plain = scaled_dot_product_attention(z[order] @ w_q, z[order] @ w_k, z[order] @ w_v)
     np.testing.assert_allclose(plain, example["out"][order], rtol=1e-12)
     assert not np.allclose(alibi(z[order]), alibi(z)[order])
+
+
+def test_the_worked_example_by_hand(example: dict[str, Any]) -> None:
+    claim(PAGE, "Three tokens, \\(d_{model} = 4\\), and weights made of small integers")
+    claim(PAGE, "so its query is row 0 plus row 2 of \\(W_Q\\)")
+    claim(PAGE, "with \\(d_k = 4\\) every score is halved")
+    claim(PAGE, "The output has the shape of the input, \\(n \\times d_{model}\\)")
+    z, w_q = example["Z"], example["W_Q"]
+    assert z.shape == (3, 4) and z[0].tolist() == [1, 0, 1, 0]
+    assert all(float(x).is_integer() for w in ("W_Q", "W_K", "W_V") for x in example[w].flat)
+    np.testing.assert_array_equal(example["Q"][0], w_q[0] + w_q[2])
+    np.testing.assert_allclose(example["S"] / np.sqrt(4), example["S"] / 2)
+    assert example["out"].shape == z.shape
+
+
+def test_w_o_adds_head_1_onto_head_0(example: dict[str, Any]) -> None:
+    claim(PAGE, "columns 0 and 1 come from head 0 and columns 2 and 3 from head 1")
+    claim(PAGE, "This \\(W_O\\) adds head 1's columns onto head 0's, so the first two output")
+    concat, w_o = example["concat"], example["W_O"]
+    q_h, k_h, v_h = (example[n] for n in ("Q_h", "K_h", "V_h"))  # (h, n, d_head)
+    heads = [attention_weights(q_h[i], k_h[i]) @ v_h[i] for i in range(2)]
+    np.testing.assert_allclose(concat, np.hstack(heads), rtol=1e-12)  # head 0, then head 1
+    mixed = concat @ w_o
+    np.testing.assert_allclose(mixed[:, :2], concat[:, :2] + concat[:, 2:], rtol=1e-12)
+    np.testing.assert_allclose(mixed[:, 2:], concat[:, 2:], rtol=1e-12)
+
+
+def test_the_weights_returned_take_what_the_table_says(cost: dict[str, Any]) -> None:
+    claim(PAGE, "The weights multi_head_attention returns at 512 tokens take exactly what the")
+    weights = cost["weights"]
+    assert weights.shape == (12, 512, 512)
+    assert weights.nbytes == 12 * 512 * 512 * 4 == 12 * 2**20  # the table's 12 MiB a layer
+
+
+def test_a_couple_of_heads_follow_position() -> None:
+    claim(PAGE, "a couple follow a rule of position, such as")
+    from site_build.head_roles import record_roles, role_counts
+
+    roles = record_roles(json.loads(DATA.read_text(encoding="utf-8")))
+    counts = role_counts(roles["sentences"]["tired"])
+    assert counts["previous"] + counts["next"] == 2  # "a couple"
