@@ -28,8 +28,8 @@ $(BIN)/uv:
 # this checkout through a .pth file; none of them is installed as a distribution (the
 # distribution, attention_ref alone, is what `make dist` builds). An `attention-lesson`
 # left by an older `make install` is removed.
-$(VENV)/.synced: requirements.lock pyproject.toml | $(BIN)/uv
-	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
+$(VENV)/.synced: requirements.lock requirements.exclude pyproject.toml | $(BIN)/uv
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python --excludes requirements.exclude -r requirements.lock
 	-@$(BIN)/uv pip uninstall --quiet --python $(BIN)/python attention-lesson 2>/dev/null
 	echo "$(CURDIR)" > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/_attention_lesson_checkout.pth"
 	touch $@
@@ -50,11 +50,11 @@ install-browser: $(CHROMIUM) ## Install Debian's Chromium where it is missing
 
 .PHONY: lock
 lock: | $(BIN)/uv ## Re-resolve requirements.lock from pyproject.toml
-	$(BIN)/uv pip compile --quiet --python-version 3.11 --group pyproject.toml:dev -o requirements.lock
+	$(BIN)/uv pip compile --quiet --python-version 3.11 --group pyproject.toml:dev --excludes requirements.exclude -o requirements.lock
 
 DIST_DIR ?= dist
 .PHONY: dist
-dist: install ## Build attention_ref's wheel and sdist into dist/ (the package alone; numpy its only dependency)
+dist: install ## Build attention_ref's wheel and sdist into dist/ (the package alone; numpy and threadpoolctl its dependencies)
 	rm -rf $(DIST_DIR)
 	$(BIN)/uv build --quiet --no-build-isolation --python $(BIN)/python --out-dir $(DIST_DIR) .
 	@ls -l $(DIST_DIR)

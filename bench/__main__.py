@@ -4,8 +4,8 @@ Usage::
 
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
-                                          # (kernel, kernel_1thread, site, features, widgets,
-                                          # practice, build)
+                                          # (kernel, kernel_1thread, kernel_wheel, site,
+                                          # features, widgets, practice, build)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -22,14 +22,24 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bench import report
+from bench.schema import Results
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
 PAGE_TABLE = ROOT / "bench" / "results.md"
-SECTIONS = ("kernel", "kernel_1thread", "site", "features", "widgets", "practice", "build")
+SECTIONS = (
+    "kernel",
+    "kernel_1thread",
+    "kernel_wheel",
+    "site",
+    "features",
+    "widgets",
+    "practice",
+    "build",
+)
 
 
 def _now() -> str:
@@ -63,6 +73,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import kernel
 
         return kernel.run(repeat=args.repeat, threads=1)
+    if section == "kernel_wheel":
+        from bench import kernel
+
+        return kernel.run_from_wheel(repeat=args.repeat, threads=args.threads or 2)
     if section == "site":
         from bench import site
 
@@ -138,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         results["sections_in_last_run"] = sections
         results["machine"]["bench_priority"] = priority
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    text = report.markdown(results)
+    text = report.markdown(cast(Results, results))
     PAGE_TABLE.write_text(text, encoding="utf-8")
     print(text)
     return 0
