@@ -204,3 +204,12 @@ def test_a_couple_of_heads_follow_position() -> None:
     roles = record_roles(json.loads(DATA.read_text(encoding="utf-8")))
     counts = role_counts(roles["sentences"]["tired"])
     assert counts["previous"] + counts["next"] == 2  # "a couple"
+
+
+def test_a_new_token_changes_nothing_for_the_ones_before() -> None:
+    claim(PAGE, "The same mask also makes generation cheap: a new token changes nothing for the")
+    rng = np.random.default_rng(seed=8)
+    q, k, v = rng.standard_normal((3, 5, 4))  # (n, d) each: five positions
+    first = scaled_dot_product_attention(q[:4], k[:4], v[:4], is_causal=True)
+    longer = scaled_dot_product_attention(q, k, v, is_causal=True)  # one token appended
+    np.testing.assert_allclose(longer[:4], first, rtol=1e-13)
