@@ -116,7 +116,7 @@ def test_softmax_ignores_a_shift_and_tends_to_argmax() -> None:
 
 def test_the_jacobian_and_the_gradient_reach() -> None:
     claim(PAGE, "Each column adds up to 0: the weights keep adding up to one.")
-    claim(PAGE, r"It is largest when \(p_j = 1/2\) and vanishes as \(p_j\) goes to 0 or to 1")
+    claim(PAGE, r"It is largest when \(p_j\) is one half and vanishes as \(p_j\) goes to 0 or to 1")
     ran = run_snippet("softmax_why.py")
     p = softmax(np.array([1.0, 0.0, 0.5]))
     # The derivative by central differences, one score at a time: an oracle of its own.
