@@ -91,7 +91,7 @@ def test_the_steps_of_each_lesson_exist() -> None:
             "01_project",
             "02_split_heads",
             "03_merge_heads",
-            "04_causal_self",
+            "04_padding",
             "05_multi_head",
         ],
         "transformer-block": [
@@ -182,14 +182,17 @@ def test_every_hint_a_mistake_can_earn_is_exercised() -> None:
     } <= declared
 
 
-def test_step_4_uses_the_weights_the_page_prints() -> None:
-    """The worked case of step 4 weighs with the lesson's own rounded weights."""
+def test_step_4_uses_the_worked_examples_exact_weights() -> None:
+    """The worked case of step 4 weighs with the exact weights, so its answer is the page's."""
     q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-    printed = attention_weights(q, k).round(3).tolist()
-    worked = [c for c in checks_of(LESSON_1 / "04_weighted_sum").cases() if "worked" in c.name]
-    assert [c.args[0] for c in worked] == [printed]
-    for step in STEPS:  # another write-up's rounding of the third weight appears nowhere
-        assert "0.308" not in (step / "checks.py").read_text(encoding="utf-8"), step.name
+    v = [[10, 0], [0, 5], [2, 2]]
+    [worked] = [c for c in checks_of(LESSON_1 / "04_weighted_sum").cases() if "worked" in c.name]
+    np.testing.assert_allclose(worked.args[0], attention_weights(q, k), rtol=1e-15)
+    assert [round(x, 2) for x in worked.expected] == [5.68, 1.55]  # what the page prints
+    np.testing.assert_allclose(worked.expected, scaled_dot_product_attention(q, k, v), rtol=1e-15)
+    for step in STEPS:  # rounded weights (0.506, or another write-up's 0.308) appear nowhere
+        text = (step / "checks.py").read_text(encoding="utf-8")
+        assert "0.308" not in text and "0.506" not in text, step.name
 
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
@@ -260,7 +263,11 @@ REFERENCE = {
     "01_project": lambda x, w: np.asarray(x, dtype=float) @ np.asarray(w, dtype=float),
     "02_split_heads": lambda x, num_heads: split_heads(x, num_heads),
     "03_merge_heads": lambda heads: merge_heads(heads),
-    "04_causal_self": lambda q, k, v: scaled_dot_product_attention(q, k, v, is_causal=True),
+    # (b, n_q, d_k) queries, (b, n_k) keep: one row of the mask per sequence, shared by its
+    # queries; attention_ref gives a fully masked row zeros.
+    "04_padding": lambda q, k, v, keep: scaled_dot_product_attention(
+        q, k, v, mask=np.array(keep, dtype=bool)[:, np.newaxis, :]
+    ),
     "05_multi_head": lambda x, w_q, w_k, w_v, w_o, num_heads, causal=False: multi_head_attention(
         x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
     ),
@@ -302,7 +309,7 @@ def test_lesson_2_worked_example_is_a_case_with_the_numbers_the_page_prints() ->
     """Steps 1 and 5 of lesson 2 hold the page's example; their answers round to its output."""
     with contextlib.redirect_stdout(io.StringIO()):
         page = runpy.run_path(str(ROOT / "snippets" / "self_attention.py"))
-    x, w_q, w_k, w_v, w_o = (page[name].tolist() for name in ("X", "W_Q", "W_K", "W_V", "W_O"))
+    x, w_q, w_k, w_v, w_o = (page[name].tolist() for name in ("Z", "W_Q", "W_K", "W_V", "W_O"))
     [project] = [c for c in checks_of(LESSON_2 / "01_project").cases() if c.args == (x, w_q)]
     assert project.expected == page["Q"].tolist()
     [layer] = [

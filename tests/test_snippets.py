@@ -149,16 +149,24 @@ def test_a_lesson_page_has_one_example_per_fence(page: Path) -> None:
 
 
 def prose(text: str) -> str:
-    """Markdown text without front matter, fences, HTML comments and include lines."""
+    """Markdown text without front matter, fences, HTML comments, include lines and link targets.
+
+    Fences may be indented (inside an admonition); a link's address (an arXiv number,
+    say) is not a number the page prints.
+    """
     text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+    text = re.sub(r"\]\([^)\s]*\)", "]", text)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
-    text = re.sub(r"\]\([^)\s]*\)", "]", text)  # link targets: addresses, not numbers
     kept, fence = [], None
     for line in text.splitlines():
         opening = re.match(r"[ \t]*(`{3,}|~{3,})", line)
         if fence is None and opening:
             fence = opening[1]
-        elif fence is not None and line.strip().startswith(fence) and not line.strip(fence[0]):
+        elif (
+            fence is not None
+            and line.strip().startswith(fence)
+            and not line.strip().strip(fence[0])
+        ):
             fence = None
         elif fence is None and not INCLUDE.match(line):
             kept.append(line)
@@ -176,3 +184,6 @@ def test_prose_filter_sees_decimals_outside_fences() -> None:
     assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.506"]
     linked = "[the paper](https://arxiv.org/abs/1706.03762) gives 0.25"
     assert re.findall(r"(?<![\w.])\d+\.\d+", prose(linked)) == ["0.25"]
+    # An indented fence (in an admonition) closes, and a link's address is not prose.
+    text = "!!! note\n    ```text\n    0.1\n    ```\n    after 0.2 [a](https://x/1.5)\n"
+    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.2"]
