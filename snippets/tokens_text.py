@@ -10,8 +10,8 @@ model = load_minilm()  # all-MiniLM-L6-v2: its tokenizer and its weights
 sentence = "The animal didn't cross the street because it was too tired."
 tokens, ids = model.tokenize(sentence)  # tokens: list[str], ids: (n,)
 print(len(tokens), "tokens")
-print(tokens)
-print(ids.tolist())
+print(tokens[:8], tokens[8:], sep="\n")  # in two lines of 8
+print(ids[:8].tolist(), ids[8:].tolist(), sep="\n")
 # --8<-- [end:tokenize]
 
 # --8<-- [start:pieces]
