@@ -4,8 +4,8 @@ Usage::
 
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
-                                          # (kernel, kernel_1thread, site, features, widgets,
-                                          # practice, build)
+                                          # (kernel, kernel_1thread, minilm, site, features,
+                                          # widgets, practice, build)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -29,7 +29,16 @@ from bench import report
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
 PAGE_TABLE = ROOT / "bench" / "results.md"
-SECTIONS = ("kernel", "kernel_1thread", "site", "features", "widgets", "practice", "build")
+SECTIONS = (
+    "kernel",
+    "kernel_1thread",
+    "minilm",
+    "site",
+    "features",
+    "widgets",
+    "practice",
+    "build",
+)
 
 
 def _now() -> str:
@@ -63,6 +72,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import kernel
 
         return kernel.run(repeat=args.repeat, threads=1)
+    if section == "minilm":
+        from bench import minilm
+
+        return minilm.run(repeat=args.repeat, threads=args.threads)
     if section == "site":
         from bench import site
 

@@ -18,6 +18,8 @@ TARGET_LCP_MS = 2500
 TARGET_CLS = 0.0
 TARGET_WEIGHT = 1.5  # lesson first load <= 1.5 x baseline + KaTeX
 TARGET_BUILD = 1.5  # warm build <= 1.5 x baseline build
+TARGET_MINILM_RATIO = 2.0  # attention_ref.minilm model.run <= 2 x transformers eager
+TARGET_MINILM_LOAD = 1.0  # seconds, load_minilm() in a fresh process
 LESSON = "attention/"
 MUST_BE_LAZY = ("pyodide", "editor", "practice runner")
 
@@ -372,7 +374,7 @@ _ORDER = {
 def timings_table(results: dict[str, Any]) -> str:
     """Widgets, practice and build timings, one row each."""
     rows: list[list[object]] = []
-    for section in ("widgets", "practice", "build"):
+    for section in ("minilm", "widgets", "practice", "build"):
         timings = results.get(section, {}).get("timings", {})
         for name, s in sorted(timings.items(), key=lambda kv: _ORDER.get(kv[0], 99)):
             rows.append([section, name, fmt_summary(s)])
@@ -431,6 +433,7 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
                     worst <= TARGET_PEAK,
                 )
             )
+    rows += minilm_targets(results.get("minilm"))
     site: dict[str, Any] = results.get("site") or {}
     lesson = site["pages"].get(LESSON) if site else None
     if site:
@@ -506,6 +509,50 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def minilm_targets(minilm: dict[str, Any] | None) -> list[list[str]]:
+    """The real model's two targets: ``model.run`` against transformers, and loading.
+
+    Examples
+    --------
+    >>> rows = minilm_targets({"tokens": 16, "ratio_to_transformers": 1.25, "timings": {
+    ...     "model.run": {"median": 0.02}, "transformers eager forward": {"median": 0.016},
+    ...     "load_minilm() (fresh process)": {"median": 0.4}}})
+    >>> [row[2:] for row in rows]
+    [['1.25× (20.0 ms vs 16.0 ms)', 'met'], ['400 ms', 'met']]
+    >>> [row[3] for row in minilm_targets(None)]
+    ['not measured', 'not measured']
+    """
+    run_goal, load_goal = f"≤ {TARGET_MINILM_RATIO:g}×", f"≤ {fmt_seconds(TARGET_MINILM_LOAD)}"
+    run_what = "attention_ref.minilm model.run ÷ transformers eager forward (lesson sentence)"
+    load_what = "load_minilm() in a fresh process"
+    if not minilm:
+        return [
+            _target_row(run_what, run_goal, "–", None),
+            _target_row(load_what, load_goal, "–", None),
+        ]
+    t = minilm["timings"]
+    r = minilm.get("ratio_to_transformers")
+    theirs = t.get("transformers eager forward")
+    value = (
+        "–"
+        if r is None or theirs is None
+        else (
+            f"{fmt_ratio(r)} ({fmt_seconds(t['model.run']['median'])} vs "
+            f"{fmt_seconds(theirs['median'])})"
+        )
+    )
+    load = t["load_minilm() (fresh process)"]["median"]
+    return [
+        _target_row(
+            f"{run_what}, {minilm['tokens']} tokens",
+            run_goal,
+            value,
+            None if r is None else r <= TARGET_MINILM_RATIO,
+        ),
+        _target_row(load_what, load_goal, fmt_seconds(load), load <= TARGET_MINILM_LOAD),
+    ]
+
+
 def machine_lines(machine: dict[str, Any]) -> list[str]:
     """The machine and versions as Markdown list items."""
     order = [
@@ -543,7 +590,7 @@ def load_lines(results: dict[str, Any]) -> list[str]:
     cores = results.get("machine", {}).get("cores") or 1
     loads = {
         name: results[name]["load_average_before"][0]
-        for name in ("kernel", "kernel_1thread", "site", "widgets", "practice", "build")
+        for name in ("kernel", "kernel_1thread", "minilm", "site", "widgets", "practice", "build")
         if results.get(name, {}).get("load_average_before")
     }
     if not loads:

@@ -1,7 +1,8 @@
 """What each head of the real model mostly looks at: a role for every layer and head.
 
-The committed data ``data/it_attention.json`` holds the attention of all-MiniLM-L6-v2
-(6 layers x 12 heads) for two sentences. For one head's ``(n, n)`` weights (rows are
+The site's real-model record (:func:`site_build.heatmap_data.model_record`, computed by
+``attention_ref.minilm``) holds the attention of all-MiniLM-L6-v2 (6 layers x 12 heads)
+for two sentences. For one head's ``(n, n)`` weights (rows are
 queries and sum to 1) four shares are measured, each averaged over the query rows it
 applies to:
 
@@ -36,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from site_build.heatmap_data import DATA_FILE, check_record
+from site_build.heatmap_data import model_record
 
 #: Where the site serves the roles.
 HEAD_ROLES_JSON_PATH = "assets/data/head_roles.json"
@@ -255,7 +256,6 @@ def role_counts(layers: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, int]
 
 
 def head_roles_json(threshold: float = THRESHOLD) -> str:
-    """The site's ``assets/data/head_roles.json``: roles of the committed data, compact."""
-    record = json.loads(DATA_FILE.read_text(encoding="utf-8"))
-    check_record(record)
+    """The site's ``assets/data/head_roles.json``: roles of the build's record, compact."""
+    record = model_record()
     return json.dumps(record_roles(record, threshold), separators=(",", ":")) + "\n"
