@@ -129,7 +129,7 @@ FIGURES: tuple[FigureSpec, ...] = (
     FigureSpec(
         "learned-positions",
         "Cosine similarity of every pair of all-MiniLM-L6-v2's 512 learned position rows",
-        {"weights_sha256": positions_figure.weights_sha256(), "block": 4},
+        {"weights_sha256": heatmap_data.installed_weights_sha256(), "block": 4},
         positions_figure.learned_similarity,
         positions_figure.draw_similarity,
         figsize=positions_figure.SIMILARITY_FIGSIZE,

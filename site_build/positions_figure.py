@@ -18,9 +18,7 @@ Examples
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -81,32 +79,6 @@ def cosine_matrix(rows: np.ndarray) -> np.ndarray:
     return np.asarray(unit @ unit.T, dtype=np.float64)  # (n, n)
 
 
-#: SHA-256 of a weights file by (path, size, modification time): hashing 90 MB takes about
-#: 0.1 s, and a rebuild under ``mkdocs serve`` (prose edits) keeps this module.
-_SHA_BY_STAT: dict[tuple[str, int, int], str] = {}
-
-
-def weights_sha256(path: Path | None = None) -> str:
-    """The SHA-256 of the model's ``model.safetensors`` (hashed once per file state).
-
-    The figures' cache key holds it, so other weights draw the figure again; it is what
-    :attr:`attention_ref.minilm.MiniLM.weights_sha256` gives, without loading the model.
-    """
-    if path is None:
-        from attention_ref.minilm import model_dir
-
-        path = model_dir() / "model.safetensors"
-    stat = path.stat()
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
-    if key not in _SHA_BY_STAT:
-        digest = hashlib.sha256()
-        with path.open("rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-        _SHA_BY_STAT[key] = digest.hexdigest()
-    return _SHA_BY_STAT[key]
-
-
 def block_means(a: np.ndarray, block: int) -> np.ndarray:
     """The mean of each ``block`` x ``block`` square of ``a`` (n, n), n a multiple of block.
 
@@ -124,8 +96,9 @@ def block_means(a: np.ndarray, block: int) -> np.ndarray:
 def learned_similarity(weights_sha256: str, block: int = 1) -> Similarity:
     """The cosine similarities of all-MiniLM-L6-v2's learned position rows.
 
-    ``weights_sha256`` is the hash of the weights the data must come from: it keys the
-    figure's cache entry, and a model whose weights hash otherwise is refused.
+    ``weights_sha256`` is the hash of the weights the data must come from (the figure's
+    spec gives :func:`site_build.heatmap_data.installed_weights_sha256`, so it keys the
+    cache entry); a model whose weights file hashes otherwise is refused.
 
     Raises
     ------
