@@ -17,6 +17,6 @@ print(ids[:8].tolist(), ids[8:].tolist(), sep="\n")
 # --8<-- [start:pieces]
 vocab_size = model.word_embeddings.shape[0]  # one row per piece
 print(f"{vocab_size:,} pieces in the vocabulary")
-for text in ("embeddings", "pizza 🍕", "Café naïve"):
+for text in ("embeddings", "pizza 🍕", "pizza🍕", "Café naïve"):
     print(repr(text), "->", model.tokenize(text)[0])
 # --8<-- [end:pieces]

@@ -124,10 +124,13 @@ def test_the_practice_wordpiece_splits_real_words_as_the_tokenizer(
 
 def test_unknown_characters_and_accents(text: dict[str, Any]) -> None:
     claim(PAGE, "The pizza emoji is in no piece at all and becomes [UNK]")
+    claim(PAGE, 'Written against the word, as in "pizza🍕", it takes the whole word with it')
     claim(PAGE, "This model's tokenizer also removes accents after lower-casing")
     claim(PAGE, '"Café naïve" reads as cafe and naive.')
     tokenize = text["model"].tokenize
     assert tokenize("pizza 🍕")[0] == ["[CLS]", "pizza", "[UNK]", "[SEP]"]
+    assert tokenize("pizza🍕")[0] == ["[CLS]", "[UNK]", "[SEP]"]
+    assert "🍕" not in (model_dir() / "vocab.txt").read_text(encoding="utf-8")
     assert tokenize("Café naïve")[0][1:-1] == ["cafe", "naive"]
     assert tokenize("CAFÉ")[0][1:-1] == ["cafe"]  # lower-cased, then the accent goes
 
