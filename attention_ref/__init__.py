@@ -8,6 +8,14 @@ Every number, plot and widget of the lesson is computed by these functions:
 [5.68, 1.55]
 """
 
+from attention_ref.block import (
+    EncoderLayerWeights,
+    encoder_layer,
+    erf,
+    feed_forward,
+    gelu,
+    layer_norm,
+)
 from attention_ref.core import (
     attention_weights,
     causal_mask,
@@ -30,10 +38,16 @@ from attention_ref.stats import entropy, softmax_jacobian
 __version__ = "0.1.0"
 
 __all__ = [
+    "EncoderLayerWeights",
     "apply_rope",
     "attention_weights",
     "causal_mask",
+    "encoder_layer",
     "entropy",
+    "erf",
+    "feed_forward",
+    "gelu",
+    "layer_norm",
     "merge_heads",
     "multi_head_attention",
     "position_frequencies",

@@ -458,9 +458,13 @@ class EncoderLayerWeights:
         for name in ("w_q", "w_k", "w_v", "w_o"):
             checked[name] = _validate.square_weight(getattr(self, name), name, d)
         for name in ("b_q", "b_k", "b_v", "b_o", "norm1_gain", "norm1_bias"):
-            checked[name] = _vector(getattr(self, name), name, d, "d_model", symbol="d_model")
+            checked[name] = _vector(
+                getattr(self, name), name, d, "the rows of w_q", symbol="d_model"
+            )
         for name in ("norm2_gain", "norm2_bias"):
-            checked[name] = _vector(getattr(self, name), name, d, "d_model", symbol="d_model")
+            checked[name] = _vector(
+                getattr(self, name), name, d, "the rows of w_q", symbol="d_model"
+            )
         ffn = _ffn_weights(self.w_1, self.b_1, self.w_2, self.b_2, d)
         checked.update(zip(("w_1", "b_1", "w_2", "b_2"), ffn, strict=True))
         for name, arr in checked.items():

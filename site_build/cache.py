@@ -1,7 +1,8 @@
 """One content-hash cache for the build: one key function, one layout, one pruning policy.
 
-The build keeps five caches under ``.cache/``: the figures' SVGs, KaTeX's HTML of each
-formula, the editor bundle, the executed notebook and the slimmed notebook page. Each
+The build keeps six caches under ``.cache/``: the figures' SVGs, KaTeX's HTML of each
+formula, the editor bundle, the executed notebook, the slimmed notebook page and the
+real model's attention record (``attention_ref.minilm``'s run, :mod:`site_build.heatmap_data`). Each
 stores *entries*, and an entry is named ``<name>-<key>``:
 
 - ``name`` says what the entry is (a figure, a formula, ``editor``, ``notebook``);
@@ -12,7 +13,7 @@ An entry is one or more files ``<name>-<key><suffix>`` (written atomically, so a
 a parallel build never reads half a file) or one folder ``<name>-<key>`` that another
 program fills (mkdocs-jupyter's cache).
 
-The pruning policy, the same for all five: **storing an entry removes the entries of the
+The pruning policy, the same for all six: **storing an entry removes the entries of the
 same name with another key.** An edited figure, a KaTeX upgrade, a new editor bundle or
 an edit to ``attention_ref`` replaces what it makes stale, and a cache holds one entry
 per name. (A formula deleted from every page leaves its one small file behind until

@@ -8,7 +8,7 @@ receives. Run the file on its own from the repository's root with
 # --8<-- [start:z]
 import numpy as np
 
-from attention_ref.block import layer_norm
+from attention_ref import layer_norm
 from attention_ref.minilm import load_minilm
 
 model = load_minilm()
