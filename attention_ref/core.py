@@ -28,50 +28,25 @@ Conventions (the same as ``torch.nn.functional.scaled_dot_product_attention``):
   a floating mask is added to the scaled scores (use ``-inf`` to forbid a key);
 * float16, float32 and float64 are preserved; integers and booleans become float64.
 
-How it stays close to the speed of its two matrix products (``q @ k.T`` and
-``weights @ v``): the scale multiplies the n_q·d_k queries rather than the n_q·n_k
-scores; the softmax works in place on a block of queries at a time, small enough to
-stay in the CPU cache; the row maximum is subtracted only when exp could overflow;
-and the division by each row's sum is applied to the n_q·d_v outputs instead of the
-n_q·n_k weights. Extra memory is one block of scores, not the whole weights matrix.
-Large problems are shared out, a block of queries of one head at a time, over as many
-threads as numpy's BLAS would use, each block computed whole on one core, so the
-softmax runs in parallel as well as the matrix products. All of that speed-only
-machinery sits at the end of this module, after ``_weight_block`` (the softmax of one
-block); the public functions only say what to do with each block.
+Each public function is its formula, line by line, over whole arrays. Large problems
+take a fast path instead, in :mod:`attention_ref._fast`: the same formula computed in
+blocks of queries on several threads, chosen by size (as nanoGPT's ``flash`` switch
+chooses its fused kernel) and tested equal to this one.
 """
 
 from __future__ import annotations
 
-import contextvars
-import dataclasses
-import functools
 import math
-import os
-import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from attention_ref import _validate
+from attention_ref import _fast, _validate
 
 FloatArray = npt.NDArray[np.floating[Any]]
 BoolArray = npt.NDArray[np.bool_]
-
-# How many scores the blocks of queries hold at a time (see _weight_block), shared
-# between the threads that compute them: 8 MiB in float32, small enough to stay in the
-# CPU's cache between the passes of the softmax, large enough for the matrix products
-# to run at full speed (measured: 2**19 to 2**22 are all close; smaller blocks lose to
-# the overhead of many small products).
-_BLOCK_SCORES = 1 << 21
-
-# Below this many scores (batch x n_q x n_k) the calling thread does all the work:
-# handing blocks to other threads costs more than it saves on small problems
-# (measured with 4 heads: no gain at n = 256, a small one at n = 512).
-_PARALLEL_MIN_SCORES = 1 << 19
 
 
 def scores(q: npt.ArrayLike, k: npt.ArrayLike) -> FloatArray:
@@ -226,10 +201,14 @@ def softmax(x: npt.ArrayLike, axis: int = -1) -> FloatArray:
     if not -arr.ndim <= axis < arr.ndim:
         raise ValueError(f"axis {axis} is out of range for x with shape {arr.shape}")
     result, compute = _validate.working_dtype(arr)
-    e = arr.astype(compute, copy=True)
-    total = _exp_shifted_(e, axis=axis)
-    e /= total
-    return e.astype(result, copy=False)
+    x = arr.astype(compute, copy=False)
+    peak = np.max(x, axis=axis, keepdims=True, initial=-np.inf)  # each row's maximum
+    peak[np.isneginf(peak)] = 0.0  # a fully masked row: exp(-inf - 0) = 0 everywhere
+    e = np.exp(x - peak)  # exp(x - max): at most 1, never overflows
+    total = np.sum(e, axis=axis, keepdims=True)
+    total[total == 0] = 1.0  # the fully masked row stays all zeros, not 0/0
+    weights: FloatArray = e / total
+    return weights.astype(result, copy=False)
 
 
 def causal_mask(n_q: int, n_k: int | None = None) -> BoolArray:
@@ -260,7 +239,7 @@ def causal_mask(n_q: int, n_k: int | None = None) -> BoolArray:
     """
     rows = _validate.positive_int(n_q, "n_q", allow_zero=True)
     cols = rows if n_k is None else _validate.positive_int(n_k, "n_k", allow_zero=True)
-    return _causal_rows(0, rows, cols)
+    return np.arange(cols) <= np.arange(rows)[:, np.newaxis]  # (n_q, n_k): key j <= query i
 
 
 def attention_weights(
@@ -305,15 +284,14 @@ def attention_weights(
     >>> attention_weights([[1, 0], [0, 1]], [[1, 0], [0, 1]], is_causal=True).round(3).tolist()
     [[1.0, 0.0], [0.33, 0.67]]
     """
-    q_arr, k_arr = _validate.queries_and_keys(q, k)
-    prep = _prepare(q_arr, k_arr, mask, is_causal, scale)
-    weights = np.empty(prep.scores_shape, dtype=prep.result)  # (..., n_q, n_k)
-
-    def store(at: Index, rows: slice, e: FloatArray, total: FloatArray) -> None:
-        np.divide(e, total, out=weights[at][rows])  # softmax = e / total, row by row
-
-    _for_each_block(prep, prep.scores_shape[:-2], store)
-    return weights[..., 0, :] if prep.single else weights
+    c = _checked(q, k, mask, is_causal, scale)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
+        s = c.q @ np.swapaxes(c.k, -1, -2) * c.factor  # (..., n_q, n_k): the scaled scores
+    mask = causal_mask(c.n_q, c.n_k) if is_causal else c.mask  # True = may attend
+    if mask is not None:  # a forbidden key's score becomes -inf; a float mask is added
+        s = np.where(mask, s, -np.inf) if mask.dtype == np.bool_ else s + mask
+    weights = softmax(_no_overflow(s))  # (..., n_q, n_k): each row sums to 1
+    return c.finish(weights)
 
 
 def scaled_dot_product_attention(
@@ -384,305 +362,101 @@ def scaled_dot_product_attention(
     >>> scaled_dot_product_attention(q, K, V, mask=[False, True, True]).round(3).tolist()
     [1.245, 3.133]
     """
-    q_arr, k_arr = _validate.queries_and_keys(q, k)
-    v_arr = _validate.values(v, k_arr)
-    prep = _prepare(q_arr, k_arr, mask, is_causal, scale, v_arr)
-    v_c = v_arr.astype(prep.compute, copy=False)  # (..., n_k, d_v)
-    batch = _validate.batch_shape("q, k and v", prep.scores_shape[:-2], v_arr.shape[:-2])
-    out = np.empty((*batch, prep.n_q, v_arr.shape[-1]), dtype=prep.result)  # (..., n_q, d_v)
-
-    v_c = np.broadcast_to(v_c, (*batch, *v_c.shape[-2:]))  # (..., n_k, d_v), a view
-
-    # For a block of queries of one head, e / total = softmax(q k^T * scale + mask) (see
-    # _weight_block), and the block's outputs are (e / total) @ v. The division comes
-    # after the product: dividing n_q·d_v outputs is cheaper than dividing n_q·n_k weights.
-    def aggregate(at: Index, rows: slice, e: FloatArray, total: FloatArray) -> None:
-        np.divide(np.matmul(e, v_c[at]), total, out=out[at][rows])  # (rows, d_v)
-
-    _for_each_block(prep, batch, aggregate)
-    return out[..., 0, :] if prep.single else out
+    c = _checked(q, k, mask, is_causal, scale, v)
+    v_c = cast(FloatArray, c.v)  # (..., n_k, d_v), checked
+    batch = _validate.batch_shape("q, k and v", c.batch, v_c.shape[:-2])
+    if math.prod(batch) * c.n_q * c.n_k >= _fast.MIN_SCORES:  # large: the fast path
+        out = _fast.attention(
+            c.q, c.k, v_c, c.mask, is_causal=is_causal, factor=c.factor, compute=c.compute
+        )
+        return c.finish(out)
+    weights = attention_weights(
+        c.q, c.k, c.mask, is_causal=is_causal, scale=scale
+    )  # (..., n_q, n_k)
+    return c.finish(weights @ v_c)  # (..., n_q, d_v): the weighted sum
 
 
-# --- the shared machinery -------------------------------------------------------------
+# --- checking the operands ------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class _Prepared:
-    """Checked, ready-to-compute operands of one attention call."""
+@dataclass(frozen=True)
+class _Checked:
+    """The checked operands of one call, queries as rows even for a single query vector."""
 
-    q: FloatArray  # (..., n_q, d_k), already multiplied by the scale
-    k_t: FloatArray  # (..., d_k, n_k)
-    mask: FloatArray | BoolArray | None  # None, or broadcastable to (..., n_q, n_k)
-    is_causal: bool
+    q: FloatArray  # (..., n_q, d_k), in the compute dtype
+    k: FloatArray  # (..., n_k, d_k), in the compute dtype
+    v: FloatArray | None  # (..., n_k, d_v), in the compute dtype, when given
+    mask: FloatArray | BoolArray | None  # broadcasts to (..., n_q, n_k)
+    factor: float  # the scale
+    single: bool  # q was one vector (d_k,)
     result: np.dtype[Any]  # the dtype returned
     compute: np.dtype[Any]  # the dtype computed in (float32 for float16)
-    single: bool  # q was one vector (d_k,)
-    scores_shape: tuple[int, ...]  # (..., n_q, n_k), with n_q = 1 for a single query
-    shift: bool  # subtract each row's maximum before exp (see _needs_shift)
 
     @property
     def n_q(self) -> int:
-        return self.scores_shape[-2]
+        return int(self.q.shape[-2])
 
     @property
     def n_k(self) -> int:
-        return self.scores_shape[-1]
+        return int(self.k.shape[-2])
+
+    @property
+    def batch(self) -> tuple[int, ...]:
+        return np.broadcast_shapes(self.q.shape[:-2], self.k.shape[:-2])
+
+    def finish(self, a: FloatArray) -> FloatArray:
+        """``a`` (..., n_q, m) in the result dtype, without the query axis for a single query."""
+        a = a.astype(self.result, copy=False)
+        return a[..., 0, :] if self.single else a
 
 
-def _prepare(
-    q: FloatArray,
-    k: FloatArray,
+def _checked(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
     mask: npt.ArrayLike | None,
     is_causal: bool,
     scale: float | None,
-    v: FloatArray | None = None,
-) -> _Prepared:
-    """Validate the mask and scale and bring q, k and the mask into the (..., n_q, n_k) layout."""
+    v: npt.ArrayLike | None = None,
+) -> _Checked:
+    """Check the operands, the mask and the scale; bring them to the (..., n_q, n_k) layout."""
+    q_arr, k_arr = _validate.queries_and_keys(q, k)
+    v_arr = None if v is None else _validate.values(v, k_arr)
     if not isinstance(is_causal, bool | np.bool_):
         raise TypeError(f"is_causal must be True or False, got {is_causal!r}")
     if mask is not None and is_causal:
         raise ValueError("give either mask or is_causal=True, not both (as in torch)")
-    factor = 1.0 / math.sqrt(q.shape[-1]) if scale is None else _validate.positive_scale(scale)
-    operands = (q, k) if v is None else (q, k, v)
+    factor = 1.0 / math.sqrt(q_arr.shape[-1]) if scale is None else _validate.positive_scale(scale)
+    operands = (q_arr, k_arr) if v_arr is None else (q_arr, k_arr, v_arr)
     result, compute = _validate.working_dtype(*operands)
-
-    single = q.ndim == 1
+    single = q_arr.ndim == 1
     if single:
-        q = q[np.newaxis, :]  # (1, d_k): one query row
-    scores_shape = (*np.broadcast_shapes(q.shape[:-2], k.shape[:-2]), q.shape[-2], k.shape[-2])
-
+        q_arr = q_arr[np.newaxis, :]  # (1, d_k): one query row
+    batch = np.broadcast_shapes(q_arr.shape[:-2], k_arr.shape[:-2])
     checked_mask: FloatArray | BoolArray | None = None
     if mask is not None:
+        scores_shape = (*batch, q_arr.shape[-2], k_arr.shape[-2])
         user_shape = scores_shape[:-2] + scores_shape[-1:] if single else scores_shape
         checked_mask = _validate.attention_mask(mask, user_shape)
         if single:
             checked_mask = checked_mask[..., np.newaxis, :]  # (..., 1, n_k)
-        while checked_mask.ndim < 2:  # (n_k,) -> (1, n_k): the same row for every query
-            checked_mask = checked_mask[np.newaxis]
         if checked_mask.dtype.kind == "f":
             checked_mask = checked_mask.astype(compute, copy=False)
-    # Scaling the n_q·d_k queries is cheaper than scaling the n_q·n_k scores
-    # and equal to it up to rounding.
-    q_scaled = q.astype(compute, copy=True)
-    q_scaled *= compute.type(factor)
-    k_t = np.swapaxes(k.astype(compute, copy=False), -1, -2)  # (..., d_k, n_k)
-    shift = _needs_shift(q_scaled, k, checked_mask)
-    return _Prepared(
-        q_scaled, k_t, checked_mask, is_causal, result, compute, single, scores_shape, shift
+    return _Checked(
+        q=q_arr.astype(compute, copy=False),
+        k=k_arr.astype(compute, copy=False),
+        v=None if v_arr is None else v_arr.astype(compute, copy=False),
+        mask=checked_mask,
+        factor=factor,
+        single=single,
+        result=result,
+        compute=compute,
     )
 
 
-def _needs_shift(q_scaled: FloatArray, k: FloatArray, mask: FloatArray | BoolArray | None) -> bool:
-    """Whether exp of the scores could overflow unless each row's maximum is subtracted first.
-
-    Softmax does not change when a whole row is shifted, so subtracting the maximum
-    is only a guard against overflow. Every score obeys ``|q·k| <= |q| |k|``
-    (Cauchy-Schwarz): when that bound keeps exp far from overflowing (and from
-    underflowing to all zeros), the two passes of the shift can be skipped.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        q_norm = float(np.linalg.norm(q_scaled, axis=-1).max(initial=0.0))
-        k_norm = float(np.linalg.norm(k, axis=-1).max(initial=0.0))
-        bound = q_norm * k_norm
-        if mask is not None and mask.dtype.kind == "f":  # the mask is added to the scores
-            bound += float(np.abs(mask[np.isfinite(mask)]).max(initial=0.0))
-    safe = 0.5 * math.log(float(np.finfo(q_scaled.dtype).max))  # 44 for float32, 354 for float64
-    return not bound <= safe  # also True when the bound is NaN or inf
-
-
-def _weight_block(prep: _Prepared, at: Index, rows: slice) -> tuple[FloatArray, FloatArray]:
-    """``(e, total)`` for the queries ``rows`` of head ``at``: their softmax is ``e / total``.
-
-    ``at`` indexes the leading (batch, head...) dimensions of ``prep``'s arrays.
-    ``e[i, j] = exp(score_ij - c_i)`` (0 where masked), where ``c_i`` is the row's
-    maximum score, or 0 when exp cannot overflow (see :func:`_needs_shift`), and
-    ``total[i, 0] = sum_j e[i, j]`` (set to 1 for a fully masked row, so dividing
-    leaves its zeros alone).
-
-    Each query's weights need only its own row of scores, so the queries are
-    processed a few rows of one head at a time: the block's scores stay in the CPU
-    cache through the passes of the softmax, and memory never holds more than the
-    blocks in progress besides the result.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
-        e: FloatArray = np.matmul(prep.q[at][rows], prep.k_t[at])  # (rows, n_k)
-    if prep.is_causal:
-        np.copyto(e, -np.inf, where=~_causal_rows(rows.start, rows.stop, prep.n_k))
-    elif prep.mask is not None:
-        mask = prep.mask[at] if prep.mask.shape[-2] == 1 else prep.mask[at][rows]
-        if mask.dtype == np.bool_:
-            np.copyto(e, -np.inf, where=np.logical_not(mask))
-        else:
-            e += mask
-    total = _exp_shifted_(e, axis=-1, shift=prep.shift)  # (rows, 1)
-    return e, total
-
-
-# --- speed only: sharing the blocks out over threads ----------------------------------
-
-Index = tuple[int, ...]  # one head: an index into the leading (batch, head...) dimensions
-BlockStep = Callable[[Index, slice, FloatArray, FloatArray], None]
-
-# One parallel call at a time changes BLAS's thread count (see _for_each_block).
-_BLAS_LOCK = threading.Lock()
-
-
-def _for_each_block(prep: _Prepared, batch: tuple[int, ...], step: BlockStep) -> None:
-    """Call ``step(at, rows, e, total)`` for every block of queries of every head.
-
-    ``batch`` is the shape of the leading (batch, head...) dimensions to cover (those
-    of the scores, or more); ``at`` runs over its indices and ``e``, ``total`` are as
-    in :func:`_weight_block`. The result is the same, up to rounding, as one block
-    holding every query of every head.
-
-    Small problems run block after block in the calling thread. Large ones are shared
-    out over as many threads as numpy's BLAS would use: while they run, BLAS is
-    limited to one thread, so that each block (matrix products, softmax and ``step``)
-    runs whole on one core, in parallel with the others, instead of only the matrix
-    products being parallel. ``step`` must therefore only write its own rows. Each
-    thread runs in a copy of the caller's context, so ``np.errstate`` applies there too.
-
-    BLAS's thread count belongs to the whole process: one call at a time changes it
-    (``_BLAS_LOCK``), and if it cannot be changed (threadpoolctl lets only one Python
-    thread set it), the blocks run one after another with BLAS as it is.
-    """
-    prep = dataclasses.replace(  # every array with the leading dimensions `batch`, as views
-        prep,
-        q=_broadcast_batch(prep.q, batch),
-        k_t=_broadcast_batch(prep.k_t, batch),
-        mask=None if prep.mask is None else _broadcast_batch(prep.mask, batch),
-    )
-    heads = math.prod(batch)
-    if heads * prep.n_q * prep.n_k >= _PARALLEL_MIN_SCORES:
-        blas = _blas_controller()
-        if blas is not None:
-            with _BLAS_LOCK:
-                threads = _blas_threads(blas)
-                if threads > 1:
-                    with blas.limit(limits=1):
-                        if _blas_threads(blas) == 1:
-                            block = _block_rows(prep.n_q, prep.n_k, heads, threads)
-                            _in_parallel(prep, step, _blocks(batch, prep.n_q, block), threads)
-                            return
-    for at, rows in _blocks(batch, prep.n_q, _block_rows(prep.n_q, prep.n_k, heads, threads=1)):
-        _one_block(prep, step, at, rows)
-
-
-def _broadcast_batch(a: npt.NDArray[Any], batch: tuple[int, ...]) -> npt.NDArray[Any]:
-    """``a`` of shape (..., m, n) as a read-only view of shape (*batch, m, n)."""
-    return np.broadcast_to(a, (*batch, *a.shape[-2:]))
-
-
-def _blocks(batch: tuple[int, ...], n_q: int, block: int) -> list[tuple[Index, slice]]:
-    """Every head's queries, ``block`` rows at a time: ``[(at, rows), ...]``.
-
-    Examples
-    --------
-    >>> [(at, rows.start, rows.stop) for at, rows in _blocks((2,), n_q=3, block=2)]
-    [((0,), 0, 2), ((0,), 2, 3), ((1,), 0, 2), ((1,), 2, 3)]
-    """
-    return [
-        (at, slice(start, min(start + block, n_q)))
-        for at in np.ndindex(*batch)
-        for start in range(0, n_q, block)
-    ]
-
-
-def _one_block(prep: _Prepared, step: BlockStep, at: Index, rows: slice) -> None:
-    step(at, rows, *_weight_block(prep, at, rows))
-
-
-def _in_parallel(
-    prep: _Prepared, step: BlockStep, blocks: list[tuple[Index, slice]], threads: int
-) -> None:
-    """The ``blocks`` on ``threads`` threads, each block whole on one."""
-    pool = _pool(threads)
-    futures = [
-        pool.submit(contextvars.copy_context().run, _one_block, prep, step, at, rows)
-        for at, rows in blocks
-    ]
-    for future in futures:
-        future.result()  # re-raises a block's error here
-
-
-def _block_rows(n_q: int, n_k: int, heads: int, threads: int) -> int:
-    """Queries per block: the threads' blocks together hold about ``_BLOCK_SCORES`` scores.
-
-    Examples
-    --------
-    >>> _block_rows(n_q=2048, n_k=2048, heads=4, threads=2)  # 4 MiB of float32 a block
-    512
-    >>> _block_rows(n_q=100, n_k=100, heads=1, threads=2)  # every thread gets a block
-    50
-    >>> _block_rows(n_q=0, n_k=100, heads=1, threads=1)  # no queries: range(0, 0, 1) is empty
-    1
-    """
-    block = max(1, _BLOCK_SCORES // threads // max(1, n_k))
-    blocks_per_head = -(-threads // max(1, heads))  # enough blocks to go round the threads
-    return max(1, min(block, -(-n_q // blocks_per_head)))
-
-
-_POOLS: dict[int, ThreadPoolExecutor] = {}
-
-
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """A pool of ``threads`` threads, kept for the next call (called with _BLAS_LOCK held).
-
-    Starting new threads for every call cost about 1 ms more a call (measured at
-    n = 512 with 4 heads: 2.6 against 3.9 ms, best of 40).
-    """
-    if threads not in _POOLS:
-        _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="attention_ref")
-    return _POOLS[threads]
-
-
-def _forget_pools() -> None:
-    """In a forked child the pools' threads are gone: start new ones when needed."""
-    _POOLS.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pools)
-
-
-@functools.cache
-def _blas_controller() -> Any:
-    """threadpoolctl's handle on numpy's BLAS, or None without threadpoolctl or a BLAS."""
-    try:
-        from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
-    except ImportError:  # the wheel depends on numpy alone: one thread then
-        return None
-    blas = ThreadpoolController().select(user_api="blas")
-    return blas if blas.lib_controllers else None
-
-
-def _blas_threads(blas: Any) -> int:
-    """How many threads BLAS uses now (1 when there is no controller)."""
-    if blas is None:
-        return 1
-    return max(1, *(int(lib.num_threads) for lib in blas.lib_controllers))
-
-
-def _exp_shifted_(e: FloatArray, axis: int, shift: bool = True) -> FloatArray:
-    """In place: ``e <- exp(e - max(e))`` along ``axis``; return the sums (keepdims).
-
-    A slice that is all ``-inf`` becomes all zeros with sum 1 (not 0/0 = NaN).
-    ``shift=False`` skips subtracting the maximum, for scores known to be small.
-    """
-    if shift:
-        peak = np.max(e, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1) per row
-        if np.isnan(peak).any() or np.isposinf(peak).any():
-            raise FloatingPointError(
-                f"the scores overflowed {e.dtype} (inf or NaN): the inputs are too large"
-            )
-        peak[np.isneginf(peak)] = 0.0  # fully masked: exp(-inf - 0) = 0
-        e -= peak
-    np.exp(e, out=e)
-    total: FloatArray = np.sum(e, axis=axis, keepdims=True)
-    total[total == 0] = 1.0
-    return total
-
-
-def _causal_rows(start: int, stop: int, n_k: int) -> BoolArray:
-    """Rows ``start..stop-1`` of the causal mask: ``mask[i, j] = j <= i``."""
-    return np.arange(n_k) <= np.arange(start, stop)[:, np.newaxis]  # (stop - start, n_k)
+def _no_overflow(s: FloatArray) -> FloatArray:
+    """``s`` itself, unless finite inputs gave scores of +inf or NaN (an overflow)."""
+    if np.isnan(s).any() or np.isposinf(s).any():
+        raise FloatingPointError(
+            f"the scores overflowed {s.dtype} (inf or NaN): the inputs are too large"
+        )
+    return s

@@ -46,8 +46,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from attention_ref._fast import blas_controller
 from attention_ref.block import EncoderLayerWeights, _layer_norm, encoder_layer
-from attention_ref.core import _blas_controller
 
 FloatArray = npt.NDArray[np.floating[Any]]
 IntArray = npt.NDArray[np.int64]
@@ -371,7 +371,7 @@ def _one_blas_thread() -> Iterator[None]:
     sharing them out across threads cost more than it saved (2 cores, 16 tokens: one
     thread took 25 ms a run, two about 120 ms). Without threadpoolctl, nothing changes.
     """
-    blas = _blas_controller()
+    blas = blas_controller()
     if blas is None:
         yield
         return

@@ -4,8 +4,8 @@ Usage::
 
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
-                                          # (kernel, kernel_1thread, minilm, site, features,
-                                          # widgets, practice, build)
+                                          # (kernel, kernel_1thread, kernel_wheel, minilm,
+                                          # site, features, widgets, practice, build, docs)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -22,9 +22,10 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bench import report
+from bench.schema import Results
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
@@ -32,12 +33,14 @@ PAGE_TABLE = ROOT / "bench" / "results.md"
 SECTIONS = (
     "kernel",
     "kernel_1thread",
+    "kernel_wheel",
     "minilm",
     "site",
     "features",
     "widgets",
     "practice",
     "build",
+    "docs",
 )
 
 
@@ -72,6 +75,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import kernel
 
         return kernel.run(repeat=args.repeat, threads=1)
+    if section == "kernel_wheel":
+        from bench import kernel
+
+        return kernel.run_from_wheel(repeat=args.repeat, threads=args.threads or 2)
     if section == "minilm":
         from bench import minilm
 
@@ -96,6 +103,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import build
 
         return build.run(repeat=args.build_repeat, with_make_test=args.with_make_test)
+    if section == "docs":
+        from bench import docs_loop
+
+        return docs_loop.run(repeat=args.build_repeat, site=args.site)
     raise ValueError(f"unknown section {section!r}; choose from {', '.join(SECTIONS)}")
 
 
@@ -151,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         results["sections_in_last_run"] = sections
         results["machine"]["bench_priority"] = priority
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    text = report.markdown(results)
+    text = report.markdown(cast(Results, results))
     PAGE_TABLE.write_text(text, encoding="utf-8")
     print(text)
     return 0

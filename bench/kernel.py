@@ -28,6 +28,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -154,7 +155,12 @@ def measure_numpy(sizes: tuple[int, ...], repeat: int) -> dict[str, Any]:
             row["peak_extra_bytes"] = peak_extra_bytes(_bind(scaled_dot_product_attention, q, k, v))
             rows.append(row)
             print(f"  kernel {dtype} n={n}: done", file=sys.stderr, flush=True)
-    return {"rows": rows, "blas": blas_info()}
+    import attention_ref
+
+    where = Path(attention_ref.__file__).resolve()
+    installed = ROOT not in where.parents  # from a venv's site-packages, not this checkout
+    source = {"version": attention_ref.__version__, "installed": installed}
+    return {"rows": rows, "blas": blas_info(), "attention_ref": source}
 
 
 def measure_torch(sizes: tuple[int, ...], repeat: int, threads: int) -> dict[str, Any]:
@@ -197,34 +203,41 @@ def merge(numpy_part: dict[str, Any], torch_part: dict[str, Any]) -> list[dict[s
     return rows
 
 
-def _subprocess(args: list[str], env: dict[str, str]) -> dict[str, Any]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench.kernel", *args],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+# For another interpreter (the installed wheel's venv): the checkout goes at the END of
+# sys.path, so that bench.kernel comes from it but attention_ref from that venv's
+# site-packages; run from a folder outside the checkout (`-c` puts the working folder first).
+_DRIVER = "import sys; sys.path.append(sys.argv.pop(1)); from bench.kernel import main; main()"
+
+
+def _subprocess(args: list[str], env: dict[str, str], python: Path | None = None) -> dict[str, Any]:
+    if python is None:
+        command, cwd = [sys.executable, "-m", "bench.kernel", *args], ROOT
+    else:
+        command, cwd = [str(python), "-c", _DRIVER, str(ROOT), *args], python.parent
+    proc = subprocess.run(command, cwd=cwd, env=env, check=True, stdout=subprocess.PIPE, text=True)
     result: dict[str, Any] = json.loads(proc.stdout)
     return result
 
 
 def run(
-    repeat: int = 7, sizes: tuple[int, ...] = SIZES, threads: int | None = None
+    repeat: int = 7,
+    sizes: tuple[int, ...] = SIZES,
+    threads: int | None = None,
+    python: Path | None = None,
 ) -> dict[str, Any]:
     """Measure in clean subprocesses (numpy first, then torch, never in one interpreter).
 
     ``threads`` caps numpy's BLAS threads (``OPENBLAS_NUM_THREADS``), and so the threads
     attention_ref uses; torch then gets the same number. By default BLAS uses what it
-    would use anyway (one per core).
+    would use anyway (one per core). ``python``: measure attention_ref as installed in
+    that interpreter's environment (torch still runs in this one).
     """
     env = dict(os.environ)
     parent_env = {name: env.pop(name, None) for name in BLAS_ENV}
     if threads is not None:
         env["OPENBLAS_NUM_THREADS"] = str(threads)
     size_args = ["--sizes", ",".join(map(str, sizes)), "--repeat", str(repeat)]
-    numpy_part = _subprocess(["--part", "numpy", *size_args], env)
+    numpy_part = _subprocess(["--part", "numpy", *size_args], env, python)
     threads = int(numpy_part["blas"]["num_threads"] or 1)
     torch_part = _subprocess(["--part", "torch", "--threads", str(threads), *size_args], env)
     return {
@@ -236,9 +249,32 @@ def run(
             "OPENBLAS_NUM_THREADS": env.get("OPENBLAS_NUM_THREADS"),
         },
         "blas": numpy_part["blas"],
+        "attention_ref": numpy_part.get("attention_ref", {}),
         "torch": {k: v for k, v in torch_part.items() if k != "rows"},
         "rows": merge(numpy_part, torch_part),
     }
+
+
+def run_from_wheel(repeat: int = 7, threads: int = 2) -> dict[str, Any]:
+    """The n = 2048 case with attention_ref's wheel installed alone in a fresh venv.
+
+    What a pip user gets: the wheel built as ``make dist`` builds it, installed with its
+    declared dependencies only (numpy, threadpoolctl), nothing of the dev venv.
+    """
+    from site_build.downloads import build_wheel, uv_command
+
+    with tempfile.TemporaryDirectory(prefix="attention-ref-wheel-") as tmp:
+        folder = Path(tmp)
+        wheel = build_wheel(ROOT, folder / "cache")
+        venv = folder / "venv"
+        subprocess.run([uv_command(), "venv", "--quiet", "--python", sys.executable, str(venv)],
+                       check=True)  # fmt: skip
+        python = venv / "bin" / "python"
+        subprocess.run([uv_command(), "pip", "install", "--quiet", "--python", str(python),
+                        str(wheel)], check=True)  # fmt: skip
+        result = run(repeat=repeat, sizes=(2048,), threads=threads, python=python)
+    result["what"] = "from the installed wheel alone (numpy, threadpoolctl), " + result["what"]
+    return result
 
 
 def main() -> None:

@@ -3,8 +3,8 @@ role of each of its heads as ``assets/data/head_roles.json``.
 
 Thin wiring only: ``site_build/heatmap_data.py`` computes the record with
 ``attention_ref.minilm`` (cached in ``.cache/model-data/``), ``site_build/head_roles.py``
-classifies its heads; nothing is written into ``docs/``. The widgets fetch the files
-only when their box comes near the viewport.
+classifies its heads (with ``attention_ref.head_roles``); nothing is written into
+``docs/``. The widgets fetch the files only when their box comes near the viewport.
 """
 
 from __future__ import annotations

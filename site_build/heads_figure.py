@@ -2,7 +2,8 @@
 
 :func:`head_grid` reads the all-MiniLM-L6-v2 record the build computes with
 ``attention_ref.minilm`` (:func:`site_build.heatmap_data.model_record`) and the role
-of each head (:mod:`site_build.head_roles`); :func:`draw_head_grid` draws
+of each head (:mod:`attention_ref.head_roles`, through :mod:`site_build.head_roles`);
+:func:`draw_head_grid` draws
 the heads as small multiples, one row per layer and one column per head, each framed
 and lettered by its role. ``site_build/figures.py`` pairs the two in a
 :class:`~site_build.figures.FigureSpec`, like the other figures.
@@ -29,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from attention_ref.head_roles import PATTERNS, ROLES, THRESHOLD
 from site_build.drawing import Palette
-from site_build.head_roles import PATTERNS, ROLES, THRESHOLD, record_roles
+from site_build.head_roles import record_roles
 from site_build.heatmap_data import model_record
 
 #: The letter written above a head of each role (none for ``mixed``).
@@ -58,7 +60,8 @@ class HeadGrid:
     weights : ndarray, shape (layers, heads, n, n)
         Weights in [0, 1]; rows are queries.
     roles : tuple of tuple of dict
-        ``roles[layer][head]`` is ``{"role", "share"}`` (:func:`site_build.head_roles.head_role`).
+        ``roles[layer][head]`` is ``{"role", "share"}``
+        (:func:`attention_ref.head_roles.head_role`).
     threshold : float
         The share a pattern needs to name a head.
     """

@@ -23,6 +23,7 @@ SOURCES = (
     "stylesheets/heads.css",
     "stylesheets/explorer.css",
     "stylesheets/practice.css",
+    "stylesheets/output-source.css",
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).
 BUNDLE = "stylesheets/site.min.css"

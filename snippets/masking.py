@@ -41,8 +41,3 @@ X = K  # (n, d): three tokens, each both a query and a key
 W = attention_weights(X, X, is_causal=True)  # (n, n)
 print(W.round(3).tolist())
 # --8<-- [end:causal]
-
-# --8<-- [start:causal_scores]
-S = scaled_scores(X, X)  # (n, n): what the softmax sees, row by row
-print(np.where(causal_mask(3), S, -np.inf).tolist())
-# --8<-- [end:causal_scores]

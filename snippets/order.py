@@ -1,4 +1,7 @@
-"""Attention ignores order: shuffle the keys and values together, nothing changes.
+"""Order: the keys are a set, but a causal mask makes position count.
+
+Shuffle keys and values together and nothing changes; under a causal mask, token 0
+sees only itself, so its output is its own value whatever follows it.
 
 Run the file on its own with ``python snippets/order.py``.
 """
@@ -20,20 +23,19 @@ print(same.round(2).tolist(), "keys and values shuffled together")
 print(apart.round(2).tolist(), "keys shuffled alone")
 # --8<-- [end:shuffle]
 
-# --8<-- [start:tokens]
+# --8<-- [start:causal]
 rng = np.random.default_rng(seed=1)
-Z = rng.standard_normal((4, 6))  # (n, d_model): 4 tokens, no position added
-W_Q, W_K, W_V = rng.standard_normal((3, 6, 6))  # (d_model, d) each
+tokens = rng.standard_normal((4, 6))  # (n, d_model): 4 random tokens
+W = rng.standard_normal((3, 6, 6))  # W_Q, W_K, W_V: (d_model, d) each
 
 
-def self_attention(Z: np.ndarray) -> np.ndarray:
-    return scaled_dot_product_attention(Z @ W_Q, Z @ W_K, Z @ W_V)
+def causal_self_attention(x: np.ndarray) -> np.ndarray:
+    q, k, v = x @ W[0], x @ W[1], x @ W[2]  # (n, d) each
+    return scaled_dot_product_attention(q, k, v, is_causal=True)
 
 
 swap = [1, 0, 2, 3]  # swap the first two tokens
-print(np.allclose(self_attention(Z[swap]), self_attention(Z)[swap]))
-
-P = rng.standard_normal((4, 6))  # (n, d_model): one vector per position
-with_position = self_attention(Z[swap] + P)  # tokens swapped, positions not
-print(np.allclose(with_position, self_attention(Z + P)[swap]))
-# --8<-- [end:tokens]
+causal_out = causal_self_attention(tokens)  # (n, d)
+print(np.allclose(causal_self_attention(tokens[swap]), causal_out[swap]))
+print(np.allclose(causal_out[0], tokens[0] @ W[2]))  # output 0 is v_0
+# --8<-- [end:causal]

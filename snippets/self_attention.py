@@ -19,7 +19,7 @@ from attention_ref import (
     split_heads,
 )
 
-X = np.array(  # (n, d_model) = (3, 4): one row per token
+Z = np.array(  # (n, d_model) = (3, 4): one row per token
     [
         [1, 0, 1, 0],  # token 0
         [0, 1, 0, 1],  # token 1
@@ -39,7 +39,7 @@ W_V = np.diag([1, 2, 3, 4])  # values: column j stretched j + 1 times
 # --8<-- [end:data]
 
 # --8<-- [start:project]
-Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (n, d_model) each
+Q, K, V = Z @ W_Q, Z @ W_K, Z @ W_V  # (n, d_model) each
 print("Q", Q.tolist())
 print("K", K.tolist())
 print("V", V.tolist())
@@ -68,20 +68,20 @@ print(np.allclose(out, same))
 order = [2, 0, 1]  # a new order: token 2 first, then 0, then 1
 
 
-def self_attention(X: np.ndarray) -> np.ndarray:
-    return scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ W_V)
+def self_attention(Z: np.ndarray) -> np.ndarray:
+    return scaled_dot_product_attention(Z @ W_Q, Z @ W_K, Z @ W_V)
 
 
-shuffled = self_attention(X[order])  # shuffle the tokens first ...
-print(np.allclose(shuffled, self_attention(X)[order]))  # ... or after
+shuffled = self_attention(Z[order])  # shuffle the tokens first ...
+print(np.allclose(shuffled, self_attention(Z)[order]))  # ... or after
 # --8<-- [end:permute]
 
 # --8<-- [start:positions]
 P = np.array(  # (n, d_model): one vector per position, not per token
     [[0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0]]
 )
-moved = self_attention(X[order] + P)  # tokens move, positions stay
-print(np.allclose(moved, self_attention(X + P)[order]))
+moved = self_attention(Z[order] + P)  # tokens move, positions stay
+print(np.allclose(moved, self_attention(Z + P)[order]))
 # --8<-- [end:positions]
 
 # --8<-- [start:causal]
@@ -126,7 +126,7 @@ print("times W_O", *(concat @ W_O).round(2).tolist(), sep="\n")
 
 # --8<-- [start:one_call]
 layer = (W_Q, W_K, W_V, W_O)  # the four learned matrices
-mha, A_h = multi_head_attention(X, *layer, num_heads=2, return_weights=True)
+mha, A_h = multi_head_attention(Z, *layer, num_heads=2, return_weights=True)
 print(mha.shape, A_h.shape)  # (n, d_model), (h, n, n)
 print(np.allclose(mha, concat @ W_O))
 # --8<-- [end:one_call]
@@ -136,7 +136,7 @@ source = np.array(  # (m, d_model) = (5, 4): another sequence
     [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [1, 1, 1, 1]]
 )
 out_x, A_x = multi_head_attention(
-    X,  # the queries come from X ...
+    Z,  # the queries come from Z ...
     *layer,
     num_heads=2,
     context=source,  # ... the keys and values from source

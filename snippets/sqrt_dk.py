@@ -52,12 +52,12 @@ width = 512  # d_k
 queries = rng.standard_normal((500, width))  # (n_q, d_k)
 keys = rng.standard_normal((16, width))  # (n_k, d_k): 16 keys
 
-starts = (("1 (a learned scale's start)", 1.0), ("1/sqrt(d_k)", None))
+starts = (("1 (no scaling)", 1.0), ("1/sqrt(d_k)", None))
 for name, scale in starts:
     p = attention_weights(queries, keys, scale=scale)  # (n_q, n_k)
     jac = softmax_jacobian(p)  # (n_q, n_k, n_k): d p_i / d z_j
     reach = np.abs(jac).sum(axis=-2).mean()  # how much a z_j moves p
     top = p.max(axis=-1).mean()  # mean largest weight
-    print(f"scale {name:<28}", f"largest weight {top:.2f} ", end=" ")
+    print(f"scale {name:<15}", f"largest weight {top:.2f} ", end=" ")
     print(f"gradient reach {reach:.4f}")
 # --8<-- [end:learned_scale]

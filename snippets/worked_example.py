@@ -57,11 +57,6 @@ print(weights.round(3).tolist())
 print("sum:", round(float(weights.sum()), 12))
 # --8<-- [end:softmax]
 
-# --8<-- [start:rounding]
-shown = weights.round(3).tolist()  # the weights as printed above
-print(round(sum(shown), 3))
-# --8<-- [end:rounding]
-
 # --8<-- [start:contributions]
 # (n_k, d_v): row j is alpha_j * v_j
 contributions = weights[:, np.newaxis] * V
@@ -73,6 +68,14 @@ output = contributions.sum(axis=0)  # (d_v,): add up the rows
 print(output.round(3).tolist())
 print(output.round(2).tolist())  # to two decimals, as from here on
 # --8<-- [end:aggregate]
+
+# --8<-- [start:contribution]
+moved = np.linalg.norm(contributions, axis=1)  # (n_k,): |alpha_j v_j|
+share = 100 * contributions / output  # (n_k, d_v): % of each coordinate
+print("weight    ", weights.round(3).tolist())
+print("moves by  ", moved.round(3).tolist())
+print("% of out  ", share.round().astype(int).tolist())
+# --8<-- [end:contribution]
 
 # --8<-- [start:one_call]
 same = scaled_dot_product_attention(q, K, V)  # (d_v,)

@@ -20,6 +20,10 @@ Two pieces, wired up in the root ``conftest.py``:
       equal that block (trailing spaces ignored). If there is no output block, the
       code must print nothing: printed output is always shown and always checked.
     - An output block with no Python fence right before it is an error.
+    - A stale output block fails with the file and line where the block is written
+      (the page, the partial that holds it, or ``README.md``), the snippet and section
+      that printed it, and the hint ``make outputs``, which rewrites stale blocks
+      (``testbed/outputs.py``).
 
 Examples
 --------
@@ -38,11 +42,11 @@ import functools
 import io
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import markdown
 from mkdocs.utils.yaml import get_yaml_loader, yaml_load
@@ -63,12 +67,21 @@ DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE
 
 _OUTPUT_TITLE = re.compile(r"""\btitle\s*=\s*["']Output["']""")
 
-# A fence opening line: optional indentation or list/quote prefix, then ``` or ~~~, then info.
+#: The pages Sybil tests (globs from the repository's root); partials are tested
+#: through the pages that include them.
+PAGE_PATTERNS = ("docs/*.md", "docs/*/*.md", "README.md")
+PAGE_EXCLUDES = ("docs/partials/*",)
+
+#: A fence's opening line: optional indentation or list/quote prefix, then ``` or ~~~,
+#: then the info string (its first word is the language: :func:`fence_language`).
 FENCE_OPENING = re.compile(
     r"^(?P<indent>[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d+[.)])[ \t]+)?)"
     r"(?P<fence>`{3,}|~{3,})(?P<info>.*)$",
     re.MULTILINE,
 )
+#: An inline include line, ``--8<-- "path"`` or ``--8<-- "path:section"``
+#: (pymdownx.snippets syntax); ``target`` is what is between the quotes.
+INCLUDE_LINE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""", re.MULTILINE)
 
 
 def fence_language(info: str) -> str:
@@ -86,15 +99,6 @@ def fence_language(info: str) -> str:
 def is_output_fence(info: str) -> bool:
     """True for the block that shows what the Python block before it prints."""
     return fence_language(info) == "text" and bool(_OUTPUT_TITLE.search(info))
-
-
-def python_like_fence_count(text: str) -> int:
-    """Count the Python-like fences in Markdown text, independently of Sybil's lexer.
-
-    Only opening fences are counted: a line that opens a fence with a Python-like
-    language. Closing fences have no info string, so they never count.
-    """
-    return sum(1 for m in FENCE_OPENING.finditer(text) if fence_language(m["info"]) in PYTHON_LIKE)
 
 
 # --- Expanding the includes -----------------------------------------------------------
@@ -164,19 +168,84 @@ def find_config_file(start: Path) -> Path:
     raise FileNotFoundError(f"no mkdocs.yml above {start}")
 
 
+class Origin(NamedTuple):
+    """Where one line of an expanded page is written.
+
+    ``file`` is a path from the project's root (the folder of ``mkdocs.yml``) and
+    ``line`` a 1-based line of it. ``include`` is ``None`` for a line written in
+    ``file`` itself, or the target of the ``--8<--`` line ``line`` that brought the
+    line in (a snippet, ``"snippets/x.py:section"``). Markdown files included whole
+    (partials) are followed: their lines are named by the partial, and ``via`` lists
+    the ``(file, line)`` of each include that led there, outermost first.
+    """
+
+    file: str
+    line: int
+    include: str | None = None
+    via: tuple[tuple[str, int], ...] = ()
+
+    def written(self) -> str:
+        """``"docs/partials/x.md line 39 (included by docs/attention.md line 47)"``."""
+        where = f"{self.file} line {self.line}"
+        if self.include is not None:
+            where += f" (the include of {self.include})"
+        if self.via:
+            where += " (included by " + ", ".join(f"{f} line {n}" for f, n in reversed(self.via))
+            where += ")"
+        return where
+
+
+def origins(
+    name: str, text: str, expand: Callable[[str], str], root: Path, *, _via: Any = ()
+) -> list[Origin]:
+    """The :class:`Origin` of each line of ``expand(text)``, ``text`` being file ``name``.
+
+    Each inline include line is expanded on its own to count the lines it brings in;
+    a Markdown file included whole is mapped line by line, recursively.
+
+    Examples
+    --------
+    >>> fake = {'--8<-- "a.py:s"': "x = 1\\ny = 2"}
+    >>> [tuple(o)[:3] for o in origins("p.md", 'Hi\\n--8<-- "a.py:s"', fake.get, Path("."))]
+    [('p.md', 1, None), ('p.md', 2, 'a.py:s'), ('p.md', 2, 'a.py:s')]
+    """
+    found: list[Origin] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = INCLUDE_LINE.match(line)
+        if match is None:
+            found.append(Origin(name, number, None, _via))
+            continue
+        target = match["target"]
+        count = len(expand(line).split("\n"))
+        path, _, section = target.partition(":")
+        inner: list[Origin] | None = None
+        if path.endswith(".md") and not section and len(_via) < 8 and (root / path).is_file():
+            partial = (root / path).read_text(encoding="utf-8")
+            inner = origins(path, partial, expand, root, _via=(*_via, (name, number)))
+            if len(inner) != count:
+                inner = None
+        found.extend(inner or [Origin(name, number, target, _via)] * count)
+    return found
+
+
 class RenderedMarkdownDocument(Document):
     """A Markdown page with its ``--8<--`` includes expanded, as MkDocs renders it.
 
     ``text`` is the expanded page (Sybil's line numbers count its lines);
     ``raw_text`` keeps the file as written, and :meth:`source_line` maps a line of
     the expanded text back to the page as written, so test ids and messages name
-    lines an author can find.
+    lines an author can find. ``origins`` goes further: for each expanded line, the
+    file and line where it is written, following includes of partials
+    (:class:`Origin`); ``root`` is the folder of ``mkdocs.yml``.
     """
 
     raw_text: str
+    root: Path
     #: For each line of ``text`` (0-based): (line of the file as written, 1-based;
     #: line within that line's include, 1-based, or 0 if the line is not included).
     line_map: list[tuple[int, int]] | None
+    #: For each line of ``text`` (0-based), where it is written; None if unsure.
+    origins: list[Origin] | None
 
     @classmethod
     def parse(cls, path: str, *parsers: Any, encoding: str = "utf-8") -> Document:
@@ -186,9 +255,15 @@ class RenderedMarkdownDocument(Document):
         expanded = expand_includes(raw, config_file, page)
         document = cls(expanded, path)
         document.raw_text = raw
-        document.line_map = _line_map(
-            raw, expanded, lambda text: expand_includes(text, config_file, page)
-        )
+        document.root = config_file.parent
+
+        def expand(text: str) -> str:
+            return expand_includes(text, config_file, page)
+
+        document.line_map = _line_map(raw, expanded, expand)
+        name = _relative(page, document.root)
+        found = origins(name, raw, expand, document.root)
+        document.origins = found if len(found) == len(expanded.split("\n")) else None
         for parser in parsers:
             for region in parser(document):
                 document.add(region)
@@ -205,8 +280,25 @@ class RenderedMarkdownDocument(Document):
         raw, inner = self.line_map[line - 1]
         return f"{raw}+{inner}" if inner else str(raw)
 
+    def origin(self, line: int) -> Origin | None:
+        """Where line ``line`` (1-based) of the expanded text is written, if known."""
+        if self.origins is None or not 1 <= line <= len(self.origins):
+            return None
+        return self.origins[line - 1]
 
-_INCLUDE_LINE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["']).+?\1[ \t]*$""")
+    def written(self, line: int) -> str:
+        """Line ``line`` of the expanded text named as written (see :meth:`Origin.written`)."""
+        origin = self.origin(line)
+        if origin is None:
+            return f"{Path(self.path).name} line {self.source_line(line)} as written"
+        return origin.written()
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.name
 
 
 def _line_map(raw: str, expanded: str, expand: Any) -> list[tuple[int, int]] | None:
@@ -218,7 +310,7 @@ def _line_map(raw: str, expanded: str, expand: Any) -> list[tuple[int, int]] | N
     """
     mapping: list[tuple[int, int]] = []
     for number, line in enumerate(raw.split("\n"), start=1):
-        if _INCLUDE_LINE.match(line):
+        if INCLUDE_LINE.match(line):
             count = len(expand(line).split("\n"))
             mapping.extend((number, inner) for inner in range(1, count + 1))
         else:
@@ -251,17 +343,26 @@ def _shorten(text: str, limit: int = 2000) -> str:
 
 
 class PythonWithOutput:
-    """Evaluate a Python block and compare what it prints with the page's output block."""
+    """Evaluate a Python block and compare what it prints with the page's output block.
 
-    def __init__(self, expected: str | None) -> None:
+    ``output`` is the span (start, end offsets in the document's text) of that output
+    block, if there is one. After a run, :attr:`printed` holds what the code printed
+    (normalised as compared: outer blank lines and trailing spaces dropped), for
+    ``make outputs`` (``testbed/outputs.py``) to read.
+    """
+
+    def __init__(self, expected: str | None, output: tuple[int, int] | None = None) -> None:
         self.expected = expected
+        self.output = output
+        self.printed: str | None = None
         self.run = PythonEvaluator()
 
     def __call__(self, example: Example) -> str | None:
+        self.printed = None
         printed = io.StringIO()
         with redirect_stdout(printed):
             self.run(example)
-        got = _normalise_output(printed.getvalue())
+        got = self.printed = _normalise_output(printed.getvalue())
         if self.expected is None:
             if got:
                 return (
@@ -271,21 +372,79 @@ class PythonWithOutput:
             return None
         want = _normalise_output(self.expected)
         if got != want:
+            block = _where(example, self.output[0] if self.output else None)
             return (
-                f"{_where(example)}: printed output differs from the page.\n"
-                f"The page shows:\n{_shorten(want)}\nThe code printed:\n{_shorten(got)}"
+                f"{block}: this Output block is stale: {printed_by(example)} now prints "
+                "something else.\n"
+                f"The page shows:\n{_shorten(want)}\nThe code printed:\n{_shorten(got)}\n"
+                "If the new output is right, run `make outputs` to rewrite the stale "
+                "Output blocks, then review the diff (git diff) before committing."
             )
         return None
 
 
-def _where(example: Example) -> str:
+def line_of(text: str, offset: int) -> int:
+    """The 1-based line of ``text`` that holds character ``offset``."""
+    return text.count("\n", 0, offset) + 1
+
+
+def printed_by(example: Example) -> str:
+    """Name the code of an example's fence: its includes, or the lines written on the page.
+
+    ``"snippets/worked_example.py · data, one_call"`` for a fence of two includes of one
+    file, ``"the code on docs/x.md lines 12-14"`` for code written in the page.
+    """
+    document = example.document
+    if not isinstance(document, RenderedMarkdownDocument) or document.origins is None:
+        return "the code above it"
+    text = document.text
+    body = text.index("\n", example.region.start) + 1  # the line after the opening fence
+    first = line_of(text, body)
+    last = line_of(text, body + max(len(str(example.parsed).rstrip("\n")) - 1, 0))
+    return describe_code(document.origins[first - 1 : last])
+
+
+def describe_code(lines: list[Origin]) -> str:
+    """Name the files (and sections) that the lines of a code fence come from.
+
+    Examples
+    --------
+    >>> describe_code([Origin("p.md", 3, "snippets/a.py:data"), Origin("p.md", 4),
+    ...                Origin("p.md", 5, "snippets/a.py:one_call")])
+    'snippets/a.py · data, one_call'
+    >>> describe_code([Origin("p.md", 7), Origin("p.md", 8)])
+    'the code on p.md lines 7-8'
+    """
+    sections: dict[str, list[str]] = {}
+    written: dict[str, list[int]] = {}
+    for origin in lines:
+        if origin.include is not None:
+            path, _, section = origin.include.partition(":")
+            names = sections.setdefault(path, [])
+            if section and section not in names:
+                names.append(section)
+    if sections:
+        return "; ".join(f"{p} · {', '.join(n)}" if n else p for p, n in sections.items())
+    for origin in lines:
+        written.setdefault(origin.file, []).append(origin.line)
+    if not written:
+        return "the code above it"
+    return "; ".join(
+        f"the code on {f} lines {min(n)}-{max(n)}" if len(n) > 1 else f"the code on {f} line {n[0]}"
+        for f, n in written.items()
+    )
+
+
+def _where(example: Example, offset: int | None = None) -> str:
     document = example.document
     if isinstance(document, RenderedMarkdownDocument):
-        return f"{Path(document.path).name} line {document.source_line(example.line)} as written"
+        line = example.line if offset is None else line_of(document.text, offset)
+        written = document.written(line)
+        return written if written.endswith("as written") else f"{written} as written"
     return f"{Path(example.path).name} line {example.line}"
 
 
-def _orphan_output(example: Example) -> str:
+def orphan_output(example: Example) -> str:
     return (
         f"{_where(example)}: an output block"
         ' (```text title="Output") must directly follow a Python block'
@@ -312,7 +471,7 @@ class PageCodeParser:
             language = fence_language(info)
             source = fence.lexemes["source"]
             if is_output_fence(info):
-                yield Region(fence.start, fence.end, source, _orphan_output)
+                yield Region(fence.start, fence.end, source, orphan_output)
             elif language in PYTHON_SESSION or (
                 language in PYTHON_CODE and source.startswith(">>>")
             ):
@@ -327,7 +486,8 @@ class PageCodeParser:
                 ):
                     consumed.add(index + 1)
                     expected, end = str(following.lexemes["source"]), following.end
-                yield Region(fence.start, end, source, PythonWithOutput(expected))
+                output = None if expected is None else (following.start, following.end)  # type: ignore[union-attr]
+                yield Region(fence.start, end, source, PythonWithOutput(expected, output))
 
     def _doctest_regions(self, fence: Region, source: Any, path: str) -> Iterable[Region]:
         found = False

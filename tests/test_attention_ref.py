@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
-from unittest.mock import MagicMock, patch
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_ref as ar
-from attention_ref import core
+from attention_ref import _fast, core
 from testbed import oracle
 from testbed.oracle import entropy as oracle_entropy
 from testbed.oracle import softmax as oracle_softmax
@@ -141,45 +140,87 @@ class FakeBlas:
             self.lib.num_threads = saved
 
 
-@contextmanager
-def threads(n: int, stuck: bool = False) -> Iterator[tuple[FakeBlas, MagicMock]]:
-    """Run attention_ref as if BLAS had ``n`` threads, sharing out even the smallest problem.
+def fast(
+    q: Any,
+    k: Any,
+    v: Any,
+    mask: Any = None,
+    *,
+    is_causal: bool = False,
+    scale: float | None = None,
+    block_scores: int = _fast.BLOCK_SCORES,
+    blas: Any = None,
+) -> npt.NDArray[Any]:
+    """The fast path alone, on the operands ``core`` checks; with ``blas`` of several
+    threads it shares out even the smallest problem (``parallel_min_scores=0``)."""
+    c = core._checked(q, k, mask, is_causal, scale, v)
+    out = _fast.attention(
+        c.q, c.k, c.v, c.mask, is_causal=is_causal, factor=c.factor, compute=c.compute,
+        block_scores=block_scores, parallel_min_scores=0, blas=blas,
+    )  # fmt: skip
+    return c.finish(out)
 
-    Yields the fake BLAS and a mock that counts the calls computed in parallel.
-    """
-    blas = FakeBlas(n, stuck)
-    with (
-        patch.object(core, "_blas_controller", lambda: blas),
-        patch.object(core, "_PARALLEL_MIN_SCORES", 0),
-        patch.object(core, "_in_parallel", wraps=core._in_parallel) as in_parallel,
-    ):
-        yield blas, in_parallel
 
-
-@settings(max_examples=400, deadline=None)
-@given(problems(), st.sampled_from([None, 1, 7, 20]), st.sampled_from([1, 3]))
-def test_matches_the_plain_loop_oracle(p: Problem, block: int | None, n_threads: int) -> None:
-    # attention_ref works through the queries a block at a time; small blocks (a few
-    # scores each) make these small problems cross block boundaries too, and with
-    # several threads the blocks are computed in parallel.
-    with patch.object(core, "_BLOCK_SCORES", block or core._BLOCK_SCORES), threads(n_threads):
-        out = ar.scaled_dot_product_attention(
-            p.q, p.k, p.v, p.mask, is_causal=p.is_causal, scale=p.scale
-        )
-        weights = ar.attention_weights(p.q, p.k, p.mask, is_causal=p.is_causal, scale=p.scale)
+def assert_matches_oracle(p: Problem, out: npt.NDArray[Any], weights: npt.NDArray[Any]) -> None:
     expected_out, expected_w = oracle_batched(p.q, p.k, p.v, p.mask, p.is_causal, p.scale)
-
     assert out.shape == expected_out.shape
     assert weights.shape[-1] == p.k.shape[-2]
     assert weights.shape == expected_w.shape
     dtype = np.result_type(*(x if x.dtype.kind == "f" else np.float64 for x in (p.q, p.k, p.v)))
-    assert out.dtype == weights.dtype == dtype
+    assert out.dtype == dtype
     # Rounding the scores costs about eps·|score| in each logit, so the tolerance grows with them.
     largest_score = float(np.abs(oracle_scores(p)).max())
     tol = TOLERANCE[out.dtype.type] * max(1.0, largest_score)
     v_size = float(np.abs(p.v.astype(float)).max())
     np.testing.assert_allclose(weights, expected_w, rtol=tol, atol=tol)
     np.testing.assert_allclose(out, expected_out, rtol=tol, atol=tol * max(1.0, v_size))
+
+
+@settings(max_examples=400, deadline=None)
+@given(problems())
+def test_matches_the_plain_loop_oracle(p: Problem) -> None:
+    out = ar.scaled_dot_product_attention(
+        p.q, p.k, p.v, p.mask, is_causal=p.is_causal, scale=p.scale
+    )
+    weights = ar.attention_weights(p.q, p.k, p.mask, is_causal=p.is_causal, scale=p.scale)
+    assert weights.dtype == np.result_type(
+        *(x if x.dtype.kind == "f" else np.float64 for x in (p.q, p.k))
+    )
+    assert_matches_oracle(p, out, weights)
+
+
+@settings(max_examples=400, deadline=None)
+@given(problems(), st.sampled_from([None, 1, 7, 20]), st.sampled_from([1, 3]))
+def test_the_fast_path_matches_the_plain_loop_oracle(
+    p: Problem, block: int | None, n_threads: int
+) -> None:
+    # The fast path works through the queries a block at a time; small blocks (a few
+    # scores each) make these small problems cross block boundaries too, and with
+    # several threads the blocks are computed in parallel.
+    blas = FakeBlas(n_threads)
+    out = fast(
+        p.q, p.k, p.v, p.mask, is_causal=p.is_causal, scale=p.scale,
+        block_scores=block or _fast.BLOCK_SCORES, blas=blas,
+    )  # fmt: skip
+    weights = ar.attention_weights(p.q, p.k, p.mask, is_causal=p.is_causal, scale=p.scale)
+    assert_matches_oracle(p, out, weights)
+    assert blas.limits == ([1] if n_threads > 1 else [])  # shared out when BLAS has threads
+
+
+def test_the_size_test_chooses_the_path() -> None:
+    # The first call is below the fast path's size (4 x 64 x 64 scores < 2**15), the
+    # second at it: both agree with the plain-loop oracle's worked value.
+    rng = np.random.default_rng(7)
+    for n in (64, 128):
+        q, k, v = (rng.standard_normal((4, n, 8)) for _ in range(3))
+        assert (4 * n * n >= _fast.MIN_SCORES) == (n == 128)
+        np.testing.assert_allclose(
+            ar.scaled_dot_product_attention(q, k, v), fast(q, k, v), rtol=1e-12, atol=1e-13
+        )
+        expected, _ = oracle_batched(q[:1, :3], k[:1], v[:1], None, False, None)
+        np.testing.assert_allclose(
+            ar.scaled_dot_product_attention(q, k, v)[:1, :3], expected, rtol=1e-12, atol=1e-13
+        )
 
 
 def oracle_scores(p: Problem) -> npt.NDArray[np.float64]:
@@ -609,43 +650,42 @@ def test_threads_compute_the_same_result_as_one_thread() -> None:
     q, k, v = _large(0)
     mask = np.random.default_rng(1).random((256, 512)) < 0.5
     mask[3] = False  # a fully masked query
-    with threads(1) as (one, one_parallel):
-        expected = ar.scaled_dot_product_attention(q, k, v, mask)
-        expected_w = ar.attention_weights(q, k, is_causal=True)
-    with (
-        threads(3) as (three, three_parallel),
-        patch.object(core, "_BLOCK_SCORES", 3 * 512 * 10),  # 10 rows a block: 4 x 26 blocks
-    ):
-        out = ar.scaled_dot_product_attention(q, k, v, mask)
-        w = ar.attention_weights(q, k, is_causal=True)
-    assert (one.limits, one_parallel.call_count) == ([], 0)
+    one, three = FakeBlas(1), FakeBlas(3)
+    expected = fast(q, k, v, mask, blas=one)
+    expected_causal = fast(q, k, v, is_causal=True, blas=one)
+    # 10 rows a block: 4 heads x 26 blocks, on 3 threads
+    out = fast(q, k, v, mask, block_scores=3 * 512 * 10, blas=three)
+    causal = fast(q, k, v, is_causal=True, block_scores=3 * 512 * 10, blas=three)
+    assert one.limits == []
     assert three.limits == [1, 1]  # BLAS at one thread while the blocks are shared out
-    for call in three_parallel.call_args_list:
-        blocks, n_threads = call.args[2:]
-        assert (len(blocks), n_threads) == (4 * 26, 3)
-        assert {rows.stop - rows.start for _, rows in blocks} == {10, 6}
     assert three.lib.num_threads == 3  # and as before afterwards
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(w, expected_w, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(causal, expected_causal, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        out, ar.scaled_dot_product_attention(q, k, v, mask), rtol=1e-5, atol=1e-6
+    )
     assert out[:, 3].tolist() == [[0.0] * 3] * 4
 
 
 def test_blas_that_cannot_be_limited_is_left_alone() -> None:
     q, k, v = _large(3)
-    with threads(2) as _:
-        expected = ar.scaled_dot_product_attention(q, k, v)
-    with threads(2, stuck=True) as (blas, in_parallel):
-        out = ar.scaled_dot_product_attention(q, k, v)
-    assert (blas.limits, in_parallel.call_count) == ([1], 0)  # tried, then one thread
+    expected = fast(q, k, v, blas=FakeBlas(2))
+    blas = FakeBlas(2, stuck=True)
+    out = fast(q, k, v, blas=blas)
+    assert blas.limits == [1]  # tried, then ran on one thread
+    assert blas.lib.num_threads == 2
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
 
 
 def test_an_error_in_a_thread_is_raised_to_the_caller() -> None:
     big = np.full((6, 4), 3e38, dtype=np.float32)  # finite, but q·k overflows float32
     ones = np.ones((6, 2), dtype=np.float32)
-    with threads(2) as (_, in_parallel), pytest.raises(FloatingPointError, match="overflowed"):
+    blas = FakeBlas(2)
+    with pytest.raises(FloatingPointError, match="overflowed"):
+        fast(big, big, ones, scale=1.0, blas=blas)
+    assert blas.limits == [1]  # it ran in the threads
+    with pytest.raises(FloatingPointError, match="overflowed"):  # and the plain path says so too
         ar.scaled_dot_product_attention(big, big, ones, scale=1.0)
-    assert in_parallel.call_count == 1
 
 
 def test_the_callers_errstate_holds_in_the_threads() -> None:
@@ -653,15 +693,16 @@ def test_the_callers_errstate_holds_in_the_threads() -> None:
     # ignores by default and raises under errstate(under="raise"), in every thread.
     q = np.array([[30.0, 0.0]] * 4)
     k = np.array([[30.0, 0.0], [-30.0, 0.0]])
-    with threads(2) as (_, in_parallel):
-        assert ar.attention_weights(q, k, scale=1.0)[:, 1].tolist() == [0.0] * 4
-        with np.errstate(under="raise"), pytest.raises(FloatingPointError, match="underflow"):
-            ar.attention_weights(q, k, scale=1.0)
-    assert in_parallel.call_count == 2
+    v = np.array([[1.0], [0.0]])
+    assert fast(q, k, v, scale=1.0, blas=FakeBlas(2))[:, 0].tolist() == [1.0] * 4
+    blas = FakeBlas(2)
+    with np.errstate(under="raise"), pytest.raises(FloatingPointError, match="underflow"):
+        fast(q, k, v, scale=1.0, blas=blas)
+    assert blas.limits == [1]
 
 
 def test_real_blas_threads_are_restored_even_by_concurrent_callers() -> None:
-    blas = core._blas_controller()
+    blas = _fast.blas_controller()
     if blas is None:
         pytest.skip("threadpoolctl finds no BLAS in this numpy")
     q, k, v = _large(2)
@@ -673,16 +714,14 @@ def test_real_blas_threads_are_restored_even_by_concurrent_callers() -> None:
         results.append(ar.scaled_dot_product_attention(q, k, v))
 
     with blas.limit(limits=2):
-        with patch.object(core, "_in_parallel", wraps=core._in_parallel) as in_parallel:
-            call()  # from the thread that set the limit: shared out over 2 threads
-        assert in_parallel.call_count == 1
-        assert core._blas_threads(blas) == 2
+        call()  # from the thread that set the limit: shared out over 2 threads
+        assert _fast.blas_threads(blas) == 2
         callers = [threading.Thread(target=call) for _ in range(3)]
         for caller in callers:
             caller.start()
         for caller in callers:
             caller.join()
-        assert core._blas_threads(blas) == 2
+        assert _fast.blas_threads(blas) == 2
     assert len(results) == 4
     for out in results:
         np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)

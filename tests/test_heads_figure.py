@@ -99,7 +99,7 @@ def test_caption_counts_match_the_roles(roles: dict[str, Any]) -> None:
 
 def test_output_block_counts_match_the_roles(roles: dict[str, Any]) -> None:
     lines = output_block()
-    assert lines[1].split() == ["sentence", "[CLS]/[SEP]", "previous", "itself", "next", "mixed"]
+    assert lines[1].split() == ["sentence", "special", "previous", "self", "next", "mixed"]
     rows = {line.split()[0]: [int(x) for x in line.split()[1:]] for line in lines[2:]}
     assert list(rows) == ["tired", "wide"]
     for sentence, counts in rows.items():
@@ -318,7 +318,8 @@ def test_built_pages_that_include_the_partial_embed_both_figures() -> None:
 
 def test_the_key_follows_the_data_and_the_role_rules(tmp_path: Path) -> None:
     names = {p.relative_to(ROOT).as_posix() for p in SPEC.sources}
-    assert names == {"site_build/head_roles.py", "site_build/heatmap_data.py"}
+    assert names == {"site_build/head_roles.py", "site_build/heatmap_data.py",
+                     "attention_ref/head_roles.py"}  # fmt: skip
     # the data is computed by attention_ref (in every figure's key) from these weights
     assert SPEC.params["weights_sha256"] == HD.installed_weights_sha256()
     other = dict(SPEC.params, weights_sha256="0" * 64)

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import attention_ref.block
 from attention_ref import (
     apply_rope,
     attention_weights,
@@ -51,6 +52,7 @@ PARTIALS = {
     "attention": "practice.md",
     "self-attention": "practice_self_attention.md",
     "tokens": "practice_tokens.md",
+    "transformer-block": "practice_transformer_block.md",
 }
 STEPS = sorted(p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir())
 MISTAKES = sorted(m for step in STEPS for m in (step / "mistakes").glob("*.py"))
@@ -93,7 +95,7 @@ def test_the_steps_of_each_lesson_exist() -> None:
             "01_project",
             "02_split_heads",
             "03_merge_heads",
-            "04_causal_self",
+            "04_padding",
             "05_multi_head",
         ],
         "tokens": [
@@ -102,6 +104,12 @@ def test_the_steps_of_each_lesson_exist() -> None:
             "03_sinusoidal",
             "04_add_positions",
             "05_rope",
+        ],
+        "transformer-block": [
+            "01_layer_norm",
+            "02_gelu",
+            "03_feed_forward",
+            "04_post_ln_block",
         ],
     }
     assert set(by_lesson) == set(PARTIALS)
@@ -185,14 +193,17 @@ def test_every_hint_a_mistake_can_earn_is_exercised() -> None:
     } <= declared
 
 
-def test_step_4_uses_the_weights_the_page_prints() -> None:
-    """The worked case of step 4 weighs with the lesson's own rounded weights."""
+def test_step_4_uses_the_worked_examples_exact_weights() -> None:
+    """The worked case of step 4 weighs with the exact weights, so its answer is the page's."""
     q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-    printed = attention_weights(q, k).round(3).tolist()
-    worked = [c for c in checks_of(LESSON_1 / "04_weighted_sum").cases() if "worked" in c.name]
-    assert [c.args[0] for c in worked] == [printed]
-    for step in STEPS:  # another write-up's rounding of the third weight appears nowhere
-        assert "0.308" not in (step / "checks.py").read_text(encoding="utf-8"), step.name
+    v = [[10, 0], [0, 5], [2, 2]]
+    [worked] = [c for c in checks_of(LESSON_1 / "04_weighted_sum").cases() if "worked" in c.name]
+    np.testing.assert_allclose(worked.args[0], attention_weights(q, k), rtol=1e-15)
+    assert [round(x, 2) for x in worked.expected] == [5.68, 1.55]  # what the page prints
+    np.testing.assert_allclose(worked.expected, scaled_dot_product_attention(q, k, v), rtol=1e-15)
+    for step in STEPS:  # rounded weights (0.506, or another write-up's 0.308) appear nowhere
+        text = (step / "checks.py").read_text(encoding="utf-8")
+        assert "0.308" not in text and "0.506" not in text, step.name
 
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
@@ -236,6 +247,35 @@ def _one_hot_ref(ids: list[int], table: list[list[float]]) -> Any:
     return np.eye(t.shape[0])[ids] @ t
 
 
+def _block() -> Any:
+    return attention_ref.block
+
+
+def _post_ln_ref(x: list[list[float]], p: dict[str, Any]) -> Any:
+    block = _block()
+    d = len(x[0])
+    zero = np.zeros(d)
+    weights = block.EncoderLayerWeights(
+        w_q=p["w_q"],
+        b_q=zero,
+        w_k=p["w_k"],
+        b_k=zero,
+        w_v=p["w_v"],
+        b_v=zero,
+        w_o=p["w_o"],
+        b_o=zero,
+        norm1_gain=p["norm_1_gain"],
+        norm1_bias=p["norm_1_bias"],
+        w_1=p["w_1"],
+        b_1=p["b_1"],
+        w_2=p["w_2"],
+        b_2=p["b_2"],
+        norm2_gain=p["norm_2_gain"],
+        norm2_bias=p["norm_2_bias"],
+    )
+    return block.encoder_layer(np.asarray(x, dtype=float), weights, num_heads=1)
+
+
 REFERENCE = {
     "01_dot": lambda a, b: scores(a, [b])[0],
     "02_scores": lambda q, keys: scaled_scores(q, keys),
@@ -250,7 +290,11 @@ REFERENCE = {
     "01_project": lambda x, w: np.asarray(x, dtype=float) @ np.asarray(w, dtype=float),
     "02_split_heads": lambda x, num_heads: split_heads(x, num_heads),
     "03_merge_heads": lambda heads: merge_heads(heads),
-    "04_causal_self": lambda q, k, v: scaled_dot_product_attention(q, k, v, is_causal=True),
+    # (b, n_q, d_k) queries, (b, n_k) keep: one row of the mask per sequence, shared by its
+    # queries; attention_ref gives a fully masked row zeros.
+    "04_padding": lambda q, k, v, keep: scaled_dot_product_attention(
+        q, k, v, mask=np.array(keep, dtype=bool)[:, np.newaxis, :]
+    ),
     "05_multi_head": lambda x, w_q, w_k, w_v, w_o, num_heads, causal=False: multi_head_attention(
         x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
     ),
@@ -262,6 +306,14 @@ REFERENCE = {
         np.asarray(table, dtype=float)[ids] + sinusoidal_positions(len(ids), len(table[0]))
     ),
     "05_rope": lambda q, p: apply_rope([q], [p])[0],
+    # Lesson 3: attention_ref's block (one head, no attention biases, BERT's eps).
+    "01_layer_norm": lambda x, gain, bias, eps: _block().layer_norm(x, gain, bias, eps=eps),
+    "02_gelu": lambda x: _block().gelu(x),
+    # feed_forward takes a sequence (n, d): one token is a sequence of one.
+    "03_feed_forward": lambda x, w_1, b_1, w_2, b_2: _block().feed_forward([x], w_1, b_1, w_2, b_2)[
+        0
+    ],
+    "04_post_ln_block": lambda x, p: _post_ln_ref(x, p),
 }
 
 
@@ -292,7 +344,7 @@ def test_lesson_2_worked_example_is_a_case_with_the_numbers_the_page_prints() ->
     """Steps 1 and 5 of lesson 2 hold the page's example; their answers round to its output."""
     with contextlib.redirect_stdout(io.StringIO()):
         page = runpy.run_path(str(ROOT / "snippets" / "self_attention.py"))
-    x, w_q, w_k, w_v, w_o = (page[name].tolist() for name in ("X", "W_Q", "W_K", "W_V", "W_O"))
+    x, w_q, w_k, w_v, w_o = (page[name].tolist() for name in ("Z", "W_Q", "W_K", "W_V", "W_O"))
     [project] = [c for c in checks_of(LESSON_2 / "01_project").cases() if c.args == (x, w_q)]
     assert project.expected == page["Q"].tolist()
     [layer] = [
@@ -465,10 +517,14 @@ def test_the_relation_check_compares_two_calls() -> None:
 
 
 def test_an_answer_that_changes_its_input_fails_in_every_step() -> None:
+    """Every step whose function takes a list: lesson 3's gelu takes one number, nothing
+    it could change (its first argument is checked to be a float)."""
     for step in STEPS:
         module = checks_of(step)
         if not any(isinstance(a, (list, dict)) for a in module.cases()[0].args):
             assert step.name == "03_sinusoidal", step.name  # sinusoidal(p, d): two ints
+        if not isinstance(module.cases()[0].args[0], list):
+            assert step.name == "02_gelu" and isinstance(module.cases()[0].args[0], float)
             continue
         source = (step / "solution.py").read_text(encoding="utf-8")
         # Clear the first list (or dict: a vocabulary) argument after computing the
@@ -517,6 +573,7 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
         "practice/attention/manifest.json",
         "practice/self-attention/manifest.json",
         "practice/tokens/manifest.json",
+        "practice/transformer-block/manifest.json",
     ]
 
 
@@ -679,3 +736,22 @@ def test_command_line_shows_the_printed_output_after_the_report(tmp_path: Path) 
     assert "FAIL" in head and "y" * 300 not in head, "printing must not interleave the report"
     assert tail.count("y") == 400 - 1  # 300 y, a newline, 99 y: then it is cut
     assert "more characters not shown" in tail
+
+
+def test_lesson_3_gelu_hints_state_the_gaps_they_measure() -> None:
+    """The tanh approximation is off by at most 0.00047, near x = ±2.7; x sigmoid(1.702 x)
+    by about 0.02: both recomputed on a fine grid, against GELU written with erfc."""
+    step = checks_of(PRACTICE / "transformer-block" / "02_gelu")
+    xs = np.linspace(-8, 8, 160_001)
+    exact = np.array([x * math.erfc(-x / math.sqrt(2)) / 2 for x in xs])
+    tanh = 0.5 * xs * (1 + np.tanh(math.sqrt(2 / math.pi) * (xs + 0.044715 * xs**3)))
+    sigmoid = xs / (1 + np.exp(-1.702 * xs))
+    gap = np.abs(tanh - exact)
+    assert round(float(gap.max()), 5) == 0.00047
+    worst = xs[gap >= gap.max() - 1e-9]
+    assert np.allclose(np.abs(worst), 2.7, atol=0.01)
+    assert "at most 0.00047 (near x = 2.7 and -2.7)" in step.HINTS["gelu-tanh"]
+    assert round(float(np.abs(sigmoid - exact).max()), 2) == 0.02
+    assert "off by up to about 0.02" in step.HINTS["gelu-sigmoid"]
+    # The checks' tolerance is far below the gap: the approximation cannot pass.
+    assert all(c.tol <= 1e-6 for c in step.cases())

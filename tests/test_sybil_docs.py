@@ -14,6 +14,7 @@ from pymdownx.snippets import SnippetMissingError
 from sybil.example import SybilFailure
 
 from testbed.sybil_docs import (
+    Origin,
     RenderedMarkdownDocument,
     fence_language,
     is_output_fence,
@@ -94,7 +95,8 @@ def test_output_block_must_match_what_the_code_prints(tmp_path: Path) -> None:
     )
     first, second = outcomes(page)
     assert first == "ok"
-    assert "printed output differs" in second and "[0.506, 0.187]" in second
+    assert "docs/page.md line 14 as written: this Output block is stale" in second
+    assert "[0.506, 0.187]" in second and "make outputs" in second
 
 
 @pytest.mark.parametrize("info", ["py", "python3", 'python title="x.py"', "{ .python .extra }"])
@@ -223,4 +225,58 @@ def test_lines_are_named_as_written_in_the_page(tmp_path: Path) -> None:
     assert document.source_line(example.line) == "5"
     assert document.source_line(4) == "3+2"  # the 2nd line the include brought in
     [result] = outcomes(page)
-    assert "page.md line 5 as written: printed output differs" in result
+    # The stale block is named by its own line (9), and the code by where it is written.
+    assert "docs/page.md line 9 as written: this Output block is stale" in result
+    assert "the code on docs/page.md line 6 now prints" in result
+
+
+def test_a_stale_block_in_a_partial_is_named_where_it_is_written(tmp_path: Path) -> None:
+    page = project(
+        tmp_path,
+        """\
+        Intro.
+
+        !!! note
+
+            --8<-- "docs/partial.md"
+        """,
+    )
+    (tmp_path / "docs" / "partial.md").write_text(
+        dedent(
+            """\
+            A partial.
+
+            ~~~python
+            --8<-- "snippets/answer.py:make"
+            --8<-- "snippets/answer.py:show"
+            ~~~
+
+            ~~~text title="Output"
+            41
+            ~~~
+            """
+        ).replace("~~~", FENCE)
+    )
+    [result] = outcomes(page)
+    assert (
+        "docs/partial.md line 8 (included by docs/page.md line 5) as written: "
+        "this Output block is stale: snippets/answer.py · make, show now prints"
+    ) in result
+    assert "The page shows:\n41\nThe code printed:\n42" in result
+    assert "run `make outputs`" in result
+
+
+def test_origins_follow_partials_and_snippets(tmp_path: Path) -> None:
+    page = project(tmp_path, 'Top.\n\n    --8<-- "docs/partial.md"\n')
+    (tmp_path / "docs" / "partial.md").write_text('P.\n--8<-- "snippets/answer.py:make"\nEnd.\n')
+    document = RenderedMarkdownDocument.parse(str(page), *page_parsers())
+    assert isinstance(document, RenderedMarkdownDocument) and document.origins is not None
+    expanded = document.text.split("\n")
+    assert len(document.origins) == len(expanded)
+    named = {line.strip(): document.origin(n) for n, line in enumerate(expanded, start=1)}
+    assert named["Top."] == Origin("docs/page.md", 1)
+    assert named["P."] == Origin("docs/partial.md", 1, None, (("docs/page.md", 3),))
+    assert named["x = 6 * 7"] == Origin(
+        "docs/partial.md", 2, "snippets/answer.py:make", (("docs/page.md", 3),)
+    )
+    assert named["End."] == Origin("docs/partial.md", 3, None, (("docs/page.md", 3),))

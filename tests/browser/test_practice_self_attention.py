@@ -41,7 +41,7 @@ def test_lesson_2_practice_runs_its_own_steps_in_pyodide(
         "01_project",
         "02_split_heads",
         "03_merge_heads",
-        "04_causal_self",
+        "04_padding",
         "05_multi_head",
     ]
     requests: list[str] = []

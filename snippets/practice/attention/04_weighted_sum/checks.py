@@ -38,6 +38,9 @@ HINTS: dict[str, str] = {
 }
 
 V = [[10, 0], [0, 5], [2, 2]]
+_Z = math.e + 1 + math.sqrt(math.e)  # the worked example's softmax denominator
+WORKED = [math.e / _Z, 1 / _Z, math.sqrt(math.e) / _Z]  # softmax([1, 0, 0.5]), exactly
+WORKED_OUT = [(10 * math.e + 2 * math.sqrt(math.e)) / _Z, (5 + 2 * math.sqrt(math.e)) / _Z]
 
 
 def expected(weights: list[float], values: list[list[float]]) -> list[float]:
@@ -54,9 +57,9 @@ def random_weights(rng: random.Random, n: int) -> list[float]:
 
 def cases() -> list[h.Case]:
     fixed = [
-        # The weights as the lesson prints them (rounded to three decimals, so they add up to
-        # 0.999): 0.506·[10, 0] + 0.186·[0, 5] + 0.307·[2, 2] = [5.06 + 0.614, 0.93 + 0.614].
-        h.Case("worked example (weights as printed)", ([0.506, 0.186, 0.307], V), [5.674, 1.544]),
+        # The worked example's exact weights, e, 1 and √e over z = e + 1 + √e (the page
+        # prints them rounded): the output is the page's, unrounded, [(10e + 2√e)/z, (5 + 2√e)/z].
+        h.Case("worked example (exact weights)", (WORKED, V), WORKED_OUT),
         h.Case("all the weight on one value", ([0.0, 1.0, 0.0], V), [0.0, 5.0]),
         h.Case(
             "equal weights give the average",

@@ -34,6 +34,10 @@ HINTS: dict[str, str] = {
     "With range(i), query 0 has no key at all.",
     "mask-sees-next": "Query i also sees key i + 1, one step into the future: keys 0..i "
     "inclusive is keys[: i + 1], not keys[: i + 2].",
+    "mask-zero": "You gave the hidden keys a score of 0 (set to 0, or the scores multiplied "
+    "by a 0/1 mask). A score of 0 does not remove a key: e^0 = 1, so a hidden key still gets "
+    "as much weight as any key scoring 0, and more than one with a negative score. A key is "
+    "removed only by a score of -inf (e^-inf = 0), or by leaving it out of the softmax.",
     "mask-after-softmax": "You zeroed the future weights after the softmax, so the weights "
     "that are left add up to less than 1. Leave the future keys out BEFORE the softmax (or "
     "give them a score of -inf), so the weights of keys 0..i are renormalised.",
@@ -84,6 +88,18 @@ def _masked_after_softmax(queries: Matrix, keys: Matrix, values: Matrix) -> Matr
     return out
 
 
+def _masked_by_zero(queries: Matrix, keys: Matrix, values: Matrix) -> Matrix:
+    """The future keys scored 0 (not -inf) and kept in the softmax."""
+    out = []
+    for i, q in enumerate(queries):
+        scores = [math.fsum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]
+        scores = [x if j <= i else 0.0 for j, x in enumerate(scores)]
+        exps = [math.exp(x - max(scores)) for x in scores]
+        weights = [e / math.fsum(exps) for e in exps]
+        out.append([math.fsum(w * x for w, x in zip(weights, col)) for col in zip(*values)])
+    return out
+
+
 def expected(queries: Matrix, keys: Matrix, values: Matrix) -> Matrix:
     """Query i sees keys 0..i (True = may attend where j <= i)."""
     return [_one_query(q, keys[: i + 1], values[: i + 1]) for i, q in enumerate(queries)]
@@ -106,6 +122,13 @@ def cases() -> list[h.Case]:
         ),
         h.Case(
             "one query sees its own key only", ([[5, -5]], [[1, 2]], [[3, 4, 5]]), [[3.0, 4.0, 5.0]]
+        ),
+        # Scaled scores of ±2000/√2 ≈ ±1414: math.exp overflows unless the maximum goes first.
+        # Query 0 sees key 0 alone; query 1 gives key 1 all but e^-1414 of its weight.
+        h.Case(
+            "large scores: the softmax must not overflow",
+            ([[2000, 0], [0, 2000]], [[1, 0], [0, 1]], [[1, 2], [3, 4]]),
+            [[1.0, 2.0], [3.0, 4.0]],
         ),
     ]
     rng = random.Random(601)
@@ -136,6 +159,7 @@ MISTAKES = [
         lambda qs, ks, vs: [_one_query(q, qs[: i + 1], vs[: i + 1]) for i, q in enumerate(qs)],
     ),
     h.Mistake("mask-after-softmax", _masked_after_softmax),
+    h.Mistake("mask-zero", _masked_by_zero),
 ]
 
 

@@ -29,9 +29,14 @@ HINTS: dict[str, str] = {
     "mask-ignored": "The mask was ignored: a key whose mask entry is False must get no "
     "weight at all. Leave it out of query i's softmax (or give it a score of -inf).",
     "mask-meaning": "The mask is the wrong way round: True means the query MAY attend to "
-    "that key (as in PyTorch), False means it must not.",
+    "that key (as in the lesson and in PyTorch's F.scaled_dot_product_attention), False "
+    "means it must not. (nn.MultiheadAttention's masks are the other way: True = ignore.)",
     "mask-transposed": "You read the mask as mask[j][i]. Row i of the mask belongs to query "
     "i and column j to key j: query i may attend to key j when mask[i][j] is True.",
+    "mask-zero": "You gave the masked keys a score of 0 (set to 0, or the scores multiplied "
+    "by a 0/1 mask). A score of 0 does not remove a key: e^0 = 1, so a masked key still gets "
+    "as much weight as any key scoring 0, and more than one with a negative score. A key is "
+    "removed only by a score of -inf (e^-inf = 0), or by leaving it out of the softmax.",
     "mask-after-softmax": "You zeroed the masked weights after the softmax, so the weights "
     "that are left add up to less than 1. Leave the masked keys out BEFORE the softmax (or "
     "give them a score of -inf), so that the remaining weights share all of it.",
@@ -73,6 +78,19 @@ def _rows(
     return out
 
 
+def _masked_by_zero(queries: Matrix, keys: Matrix, values: Matrix, mask: Mask = None) -> Matrix:
+    """Masked keys scored 0 (not -inf) and kept in the softmax."""
+    out = []
+    for i, q in enumerate(queries):
+        scale = math.sqrt(len(q))
+        s = [math.fsum(a * b for a, b in zip(q, k, strict=True)) / scale for k in keys]
+        s = [x if mask is None or mask[i][j] else 0.0 for j, x in enumerate(s)]
+        exps = [math.exp(x - max(s)) for x in s]
+        w = [e / math.fsum(exps) for e in exps]
+        out.append([math.fsum(a * x for a, x in zip(w, col, strict=True)) for col in zip(*values)])
+    return out
+
+
 def expected(queries: Matrix, keys: Matrix, values: Matrix, mask: Mask = None) -> Matrix:
     """Query i: softmax of q_i·k_j / √d_k over the keys j with mask[i][j] True."""
     return _rows(queries, keys, values, mask)
@@ -105,6 +123,13 @@ def cases() -> list[h.Case]:
             "a lower-left mask (the causal one)",
             (both, K, V, [[True, False, False], [True, True, False]]),
             [[10.0, 0.0], [10 / (1 + E), 5 * E / (1 + E)]],
+        ),
+        # Scaled scores of ±2000/√2 ≈ ±1414: math.exp overflows unless the maximum goes first.
+        # Query 0 gives key 0 all but e^-1414 of its weight, and so does query 1.
+        h.Case(
+            "large scores: the softmax must not overflow",
+            ([[2000, 0], [0, -2000]], [[1, 0], [0, 1]], [[1, 2], [3, 4]], None),
+            [[1.0, 2.0], [1.0, 2.0]],
         ),
     ]
     rng = random.Random(701)
@@ -141,6 +166,7 @@ MISTAKES = [
     h.Mistake(
         "mask-after-softmax", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, mask, after=True)
     ),
+    h.Mistake("mask-zero", _masked_by_zero),
     h.Mistake("one-output-per-query", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, mask)[0]),
 ]
 

@@ -45,6 +45,9 @@ HINTS: dict[str, str] = {
     "mha-split-x": "Project first, then split. Head i's queries are its block of columns of "
     "Q = x W_Q, and every one of them mixes ALL the columns of x. Cutting x into pieces "
     "first lets each head see only a slice of every token.",
+    "mask-zero": "With causal=True you gave the later positions a score of 0 instead of leaving "
+    "them out. A score of 0 does not remove a key: e^0 = 1, so the future still gets weight. "
+    "Leave keys after position i out of its softmax, or score them -inf (e^-inf = 0).",
     "mha-order": "Without the causal mask, self-attention does not care where a token sits: "
     "shuffling the tokens of x must shuffle the output rows the same way, and change "
     "nothing else.",
@@ -66,11 +69,16 @@ def _matmul(x: Matrix, w: Matrix) -> Matrix:
     ]
 
 
-def _attend(q: Matrix, k: Matrix, v: Matrix, causal: bool, scale: float) -> Matrix:
+def _attend(
+    q: Matrix, k: Matrix, v: Matrix, causal: bool, scale: float, zero: bool = False
+) -> Matrix:
+    """Every head's attention; ``zero`` scores the future 0 instead of leaving it out."""
     out = []
     for i, qi in enumerate(q):
-        seen = range(i + 1) if causal else range(len(k))
+        seen = range(i + 1) if causal and not zero else range(len(k))
         s = [math.fsum(a * b for a, b in zip(qi, k[j], strict=True)) / scale for j in seen]
+        if causal and zero:
+            s = [x if j <= i else 0.0 for j, x in enumerate(s)]
         top = max(s)
         e = [math.exp(x - top) for x in s]
         total = math.fsum(e)
@@ -98,6 +106,7 @@ def _mha(
     *,
     scale: float | None = None,
     split_x: bool = False,
+    zero: bool = False,
 ) -> Matrix:
     """The definition; the keyword arguments model mistakes (a fixed scale, x split first)."""
     d = len(x[0])
@@ -111,7 +120,8 @@ def _mha(
             q, k, v = (_matmul(part, _columns(w[lo:hi], lo, hi)) for w in (w_q, w_k, w_v))
         else:
             q, k, v = (_columns(m, lo, hi) for m in full)
-        pieces.append(_attend(q, k, v, causal, math.sqrt(size) if scale is None else scale))
+        size_scale = math.sqrt(size) if scale is None else scale
+        pieces.append(_attend(q, k, v, causal, size_scale, zero))
     merged = [[value for piece in pieces for value in piece[t]] for t in range(len(x))]
     return merged if w_o is None else _matmul(merged, w_o)
 
@@ -203,6 +213,9 @@ MISTAKES = [
     h.Mistake("mha-causal-ignored", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh)),
     h.Mistake(
         "mha-split-x", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh, c, split_x=True)
+    ),
+    h.Mistake(
+        "mask-zero", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh, c, zero=True)
     ),
 ]
 

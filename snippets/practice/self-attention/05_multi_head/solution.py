@@ -21,7 +21,7 @@ def merge_heads(heads):
 
 
 def attention(q, k, v, causal=False):
-    """Step 4, with causal optional: row i attends to every key, or to keys 0..i only."""
+    """Lesson 1's steps 6 and 7, causal optional: row i sees every key, or keys 0..i only."""
     d_k, n = len(q[0]), len(k)
     out = []
     for i in range(len(q)):

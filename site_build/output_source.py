@@ -1,0 +1,322 @@
+"""Where each printed number comes from: a source line under every Output block.
+
+A page shows code and what it prints as a Python fence, usually ``--8<--`` includes of
+named snippet sections, followed by a ```` ```text title="Output" ```` block. Under
+each such block the build adds one quiet line, e.g.
+
+    snippets/worked_example.py · softmax · checked on every change
+
+whose first part links to that file at the section's lines in the repository
+(``repo_url``) and whose second links to CONTRIBUTING's section on the doc tests.
+
+The sources are read from the include markers as written, the ones pymdownx.snippets
+expands: :func:`output_sources` walks a page as written, following includes of
+Markdown partials, and returns the sources of each Output block in page order; a fence
+written on the page itself links to those lines of the page. :func:`insert_lines` puts
+the lines under the rendered blocks (``hooks/output_source.py`` is the wiring). A
+section that does not exist, or a count of Output blocks that differs between the
+Markdown and the HTML, is an error: the build stops.
+
+For the notebook page, :func:`cell_ranges` finds the lines of each code cell of its
+jupytext source, and :func:`insert_cell_lines` puts a line under each code cell.
+
+Examples
+--------
+>>> files = {"snippets/a.py": "x = 1\\n# --8<-- [start:s]\\nprint(x)\\n# --8<-- [end:s]\\n"}
+>>> page = ('Text.\\n\\n```python\\n--8<-- "snippets/a.py:s"\\n```\\n\\n'
+...         '```text title="Output"\\n1\\n```\\n')
+>>> [[(s.path, s.sections, s.first, s.last)] for [s] in output_sources("p.md", page, files.get)]
+[[('snippets/a.py', ('s',), 3, 3)]]
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+FENCE = re.compile(r"^(?P<indent>[ \t]*(?:>[ \t]*)*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""")
+OUTPUT_TITLE = re.compile(r"""\btitle\s*=\s*["']Output["']""")
+PYTHON = frozenset({"python", "py", "python3", "py3"})
+#: The rendered Output block: pymdownx.highlight's block with the title "Output".
+OUTPUT_HTML = re.compile(
+    r'<div class="highlight"><span class="filename">Output</span>.*?</code></pre></div>',
+    re.DOTALL,
+)
+CLASS = "output-source"
+
+
+class SourceError(ValueError):
+    """An include names a missing file or section, or the blocks cannot be matched."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file (from the repository's root) and the lines of it that a fence shows."""
+
+    path: str
+    sections: tuple[str, ...]
+    first: int
+    last: int
+    whole: bool = False  #: the whole file is shown
+
+    def label(self) -> str:
+        """``"snippets/a.py · data, one_call"``, ``"docs/p.md · lines 3-5"`` or the path.
+
+        Examples
+        --------
+        >>> Source("a.py", ("x", "y"), 3, 9).label(), Source("p.md", (), 4, 4).label()
+        ('a.py · x, y', 'p.md · line 4')
+        """
+        if self.sections:
+            return f"{self.path} · {', '.join(self.sections)}"
+        if self.whole:
+            return self.path
+        lines = (
+            f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
+        )
+        return f"{self.path} · {lines}"
+
+
+def _walk(
+    name: str, text: str, read: Callable[[str], str | None], depth: int = 0
+) -> Iterator[tuple[str, int, str]]:
+    """``(file, line number, line)`` of a page as written, partials followed in place."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = INCLUDE.match(line)
+        target = match["target"] if match else ""
+        if target.endswith(".md") and depth < 8:
+            inner = read(target)
+            if inner is None:
+                raise SourceError(f"{name} line {number}: no file {target}")
+            yield from _walk(target, inner, read, depth + 1)
+        else:
+            yield name, number, line
+
+
+def section_lines(path: str, text: str, section: str) -> tuple[int, int]:
+    """First and last line (1-based) of named section ``section`` of ``text``.
+
+    Examples
+    --------
+    >>> section_lines("a.py", "# --8<-- [start:s]\\nx = 1\\ny = 2\\n# --8<-- [end:s]\\n", "s")
+    (2, 3)
+    >>> section_lines("a.py", "x = 1\\n", "s")
+    Traceback (most recent call last):
+    ...
+    site_build.output_source.SourceError: a.py has no section 's'
+    """
+    lines = text.split("\n")
+    start = end = None
+    for number, line in enumerate(lines, start=1):
+        if re.search(rf"-+8<-+\s*\[\s*start\s*:\s*{re.escape(section)}\s*\]", line):
+            start = number
+        elif start is not None and re.search(
+            rf"-+8<-+\s*\[\s*end\s*:\s*{re.escape(section)}\s*\]", line
+        ):
+            end = number
+            break
+    if start is None or end is None:
+        raise SourceError(f"{path} has no section {section!r}")
+    return start + 1, end - 1
+
+
+def _resolve(target: str, read: Callable[[str], str | None]) -> Source:
+    path, _, rest = target.partition(":")
+    text = read(path)
+    if text is None:
+        raise SourceError(f"an include names {path}, which does not exist")
+    count = len(text.rstrip("\n").split("\n"))
+    if not rest:
+        return Source(path, (), 1, count, whole=True)
+    if rest[0].isdigit():  # a line range, "file:3:5" (pymdownx.snippets)
+        numbers = [int(n) for n in rest.split(":") if n.isdigit()] or [1]
+        return Source(path, (), numbers[0], numbers[-1] if len(numbers) > 1 else count)
+    first, last = section_lines(path, text, rest)
+    return Source(path, (rest,), first, last)
+
+
+def _merge(found: list[Source]) -> list[Source]:
+    """One source per file: its sections joined, its lines from the first to the last."""
+    merged: dict[str, Source] = {}
+    for new in found:
+        old = merged.get(new.path)
+        if old is None:
+            merged[new.path] = new
+            continue
+        merged[new.path] = Source(
+            new.path,
+            tuple(dict.fromkeys(old.sections + new.sections)),
+            min(old.first, new.first),
+            max(old.last, new.last),
+            old.whole or new.whole,
+        )
+    return list(merged.values())
+
+
+def output_sources(page: str, text: str, read: Callable[[str], str | None]) -> list[list[Source]]:
+    """For each Output block of ``page`` as rendered, in order, the sources of its code.
+
+    ``text`` is the page as written (front matter included, so that line numbers are
+    the file's) and ``read(path)`` returns a file of the repository, or None.
+    An Output block with no Python fence right before it gets no source: the doc tests
+    reject it anyway.
+    """
+    blocks: list[list[Source]] = []
+    lines = list(_walk(page, text, read))
+    index = 0
+    last_code: list[Source] | None = None
+    while index < len(lines):
+        name, number, line = lines[index]
+        opening = FENCE.match(line)
+        if opening is None and "<!--" in line and "-->" not in line.split("<!--", 1)[1]:
+            while index < len(lines) and "-->" not in lines[index][2]:
+                index += 1  # an HTML comment: a fence in it is not rendered
+            index += 1
+            continue
+        if opening is None:
+            if line.strip():
+                last_code = None
+            index += 1
+            continue
+        fence, info = opening["fence"], opening["info"]
+        close = index + 1
+        while close < len(lines):
+            stripped = lines[close][2].strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                break
+            close += 1
+        body = lines[index + 1 : close]
+        language = (info.strip().lstrip("{ .").split() or [""])[0].lower()
+        if language == "text" and OUTPUT_TITLE.search(info):
+            blocks.append(last_code or [])
+            last_code = None
+        elif language in PYTHON:
+            targets = [m["target"] for _, _, x in body if (m := INCLUDE.match(x))]
+            if targets:
+                last_code = _merge([_resolve(t, read) for t in targets])
+            else:
+                first, last = (body[0][1], body[-1][1]) if body else (number, number)
+                last_code = [Source(name, (), first, last)]
+        else:
+            last_code = None
+        index = close + 1
+    return blocks
+
+
+def line_html(sources: Sequence[Source], blob_url: str, checked_url: str) -> str:
+    """The source line for one Output block.
+
+    Examples
+    --------
+    >>> line = line_html([Source("s/a.py", ("x",), 3, 5)], "https://h/r/blob/main/", "/c")
+    >>> print(line.replace("> · <", ">\\n · <").replace("><", ">\\n<"))
+    <p class="output-source" data-search-exclude>
+    <a href="https://h/r/blob/main/s/a.py#L3-L5">s/a.py · x</a>
+     · <a href="/c">checked on every change</a>
+    </p>
+    """
+    links = " · ".join(
+        f'<a href="{html.escape(f"{blob_url}{s.path}#L{s.first}-L{s.last}")}">'
+        f"{html.escape(s.label())}</a>"
+        for s in sources
+    )
+    checked = f'<a href="{html.escape(checked_url)}">checked on every change</a>'
+    return f'<p class="{CLASS}" data-search-exclude>{links} · {checked}</p>'
+
+
+def insert_lines(page_html: str, lines: Sequence[str]) -> str:
+    """Put ``lines[i]`` at the end of the ``i``-th rendered Output block of ``page_html``.
+
+    The line goes inside the block's box, after its ``<pre>``: it adds no block to the
+    page (the blocks the page renders later, ``settle.js``, stay as many).
+
+    Examples
+    --------
+    >>> block = '<div class="highlight"><span class="filename">Output</span>'
+    >>> block += "<pre><code>1\\n</code></pre></div>"
+    >>> page = insert_lines(f"<p>a</p>{block}<p>b</p>", ["<p>src</p>"])
+    >>> page.endswith("</pre><p>src</p></div><p>b</p>")
+    True
+    """
+    found = list(OUTPUT_HTML.finditer(page_html))
+    if len(found) != len(lines):
+        raise SourceError(
+            f"the page has {len(found)} rendered Output blocks but its Markdown has "
+            f"{len(lines)}: an Output block is rendered where the source line cannot follow it"
+        )
+    parts, end = [], 0
+    for match, line in zip(found, lines, strict=True):
+        inside = match.end() - len("</div>")  # the line is the block's last child
+        parts += [page_html[end:inside], line]
+        end = inside
+    return "".join([*parts, page_html[end:]])
+
+
+def cell_ranges(text: str) -> list[tuple[int, int]]:
+    """First and last line (1-based) of each code cell of a jupytext percent script.
+
+    Blank lines at a cell's end are left out; Markdown cells are skipped.
+
+    Examples
+    --------
+    >>> cell_ranges("# %% [markdown]\\n# Hi\\n\\n# %%\\nx = 1\\n\\n# %%\\nprint(x)\\n")
+    [(5, 5), (8, 8)]
+    """
+    cells: list[tuple[int, int]] = []
+    lines = text.split("\n")
+    starts = [n for n, line in enumerate(lines, start=1) if line.startswith("# %%")]
+    for position, start in enumerate(starts):
+        if "[markdown]" in lines[start - 1] or "[md]" in lines[start - 1]:
+            continue
+        stop = starts[position + 1] - 1 if position + 1 < len(starts) else len(lines)
+        last = stop
+        while last > start and not lines[last - 1].strip():
+            last -= 1
+        if last > start:
+            cells.append((start + 1, last))
+    return cells
+
+
+CODE_CELL = re.compile(r'<div class="jp-Cell jp-CodeCell[^"]*"[^>]*>')
+_DIV = re.compile(r"<div\b|</div\s*>")
+
+
+def _div_end(page_html: str, start: int) -> int:
+    """The offset just after the ``</div>`` that closes the ``<div`` at ``start``."""
+    depth = 0
+    for match in _DIV.finditer(page_html, start):
+        depth += 1 if match.group().startswith("<div") else -1
+        if depth == 0:
+            return match.end()
+    raise SourceError("a notebook cell's <div> is never closed")
+
+
+def insert_cell_lines(page_html: str, lines: Sequence[str]) -> str:
+    """Put ``lines[i]`` right after the ``i``-th code cell of a rendered notebook page.
+
+    A cell nested in another (mkdocs-jupyter wraps each cell once more) counts once.
+
+    Examples
+    --------
+    >>> cell = '<div class="jp-Cell jp-CodeCell x"><div class="jp-Cell jp-CodeCell"></div></div>'
+    >>> page = insert_cell_lines(f"<main>{cell}</main>", ["<p>src</p>"])
+    >>> page.endswith("</div><p>src</p></main>")
+    True
+    """
+    ends: list[int] = []
+    for match in CODE_CELL.finditer(page_html):
+        if ends and match.start() < ends[-1]:
+            continue  # inside the cell before
+        ends.append(_div_end(page_html, match.start()))
+    if len(ends) != len(lines):
+        raise SourceError(
+            f"the notebook page has {len(ends)} code cells but its source has {len(lines)}"
+        )
+    parts, previous = [], 0
+    for end, line in zip(ends, lines, strict=True):
+        parts += [page_html[previous:end], line]
+        previous = end
+    return "".join([*parts, page_html[previous:]])

@@ -1,0 +1,176 @@
+"""Keep code, printed output and widget stand-in text out of the search index.
+
+Material's search fetches the whole ``search_index.json`` on every page, so every
+lesson added to the course makes every page's first load heavier. Code blocks and
+their ``Output`` blocks are most of that weight, and a reader searching the course
+looks for ideas, not for ``print(`` or a column of digits; the text a widget shows
+until its JavaScript runs ("The query explorer needs JavaScript...") is not worth
+finding either. Material leaves out of its index every element that carries a
+``data-search-exclude`` attribute, and removes the attribute from the page once the
+page is indexed, so the HTML the reader gets is unchanged.
+
+:func:`mark` adds that attribute to the start tags of:
+
+* code blocks, ``<div class="highlight">`` (a fence, its title such as ``Output``, its
+  ``<pre>``), any other ``<pre>`` (a notebook's cells and outputs) and the copy of a
+  notebook cell's code kept for its copy button;
+* widget containers, the elements with one of :data:`WIDGET_ATTRIBUTES` (the text
+  inside is a stand-in until the widget is built).
+
+Material's index parser compares elements by tag name only: inside an excluded
+``<div>``, the end of a nested ``<div>`` would end the exclusion. An element that holds
+another of its own tag is therefore not marked itself; its children are, one level
+down, until none holds its own tag.
+
+``hooks/search_exclude.py`` calls :func:`mark` on every page's HTML before the search
+plugin indexes it.
+
+Examples
+--------
+>>> mark('<p>Keep</p><div class="highlight"><pre><code>x = 1</code></pre></div>')
+'<p>Keep</p><div data-search-exclude="code" class="highlight"><pre><code>x = 1</code></pre></div>'
+>>> mark('<div class="ex" data-explorer><p>Needs JavaScript.</p></div>')
+'<div data-search-exclude="widget" class="ex" data-explorer><p>Needs JavaScript.</p></div>'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+#: The attribute Material's search honours, and the value that says why (Material
+#: strips ``data-search-*="..."`` from the page after indexing it, value required).
+ATTRIBUTE = "data-search-exclude"
+
+#: Attributes that make an element a widget container (see CONTRIBUTING.md, "Add a
+#: widget"): its content is a stand-in until JavaScript builds the widget.
+WIDGET_ATTRIBUTES = frozenset(
+    {"data-hm-widget", "data-explorer", "data-heads", "data-practice-loader", "data-step"}
+)
+
+#: Classes of code blocks: a fence (``highlight``), the copy of a notebook cell's code
+#: that mkdocs-jupyter keeps for its copy button (``clipboard-copy-txt``).
+CODE_CLASSES = frozenset({"highlight", "clipboard-copy-txt"})
+
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+     "track", "wbr"}
+)  # fmt: skip
+
+
+@dataclass
+class _Element:
+    tag: str
+    attrs: dict[str, str | None]
+    name_end: int  # offset just after "<tag" in the source
+    children: list[_Element] = field(default_factory=list)
+
+    def holds_own_tag(self) -> bool:
+        stack = list(self.children)
+        while stack:
+            el = stack.pop()
+            if el.tag == self.tag:
+                return True
+            stack.extend(el.children)
+        return False
+
+    def reason(self) -> str | None:
+        classes = (self.attrs.get("class") or "").split()
+        if ATTRIBUTE in self.attrs:
+            return None  # marked by the page itself
+        if WIDGET_ATTRIBUTES & self.attrs.keys():
+            return "widget"
+        if CODE_CLASSES.intersection(classes) or self.tag == "pre":
+            return "code"
+        return None
+
+
+class _Tree(HTMLParser):
+    def __init__(self, source: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = _Element("#root", {}, 0)
+        self._open = [self.root]
+        self._line_starts = [0]
+        for i, ch in enumerate(source):
+            if ch == "\n":
+                self._line_starts.append(i + 1)
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self._line_starts[line - 1] + column
+
+    def _add(self, tag: str, attrs: list[tuple[str, str | None]]) -> _Element:
+        el = _Element(tag, dict(attrs), self._offset() + 1 + len(tag))
+        self._open[-1].children.append(el)
+        return el
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        el = self._add(tag, attrs)
+        if tag not in _VOID:
+            self._open.append(el)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._add(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self._open) - 1, 0, -1):  # close up to the matching tag
+            if self._open[depth].tag == tag:
+                del self._open[depth:]
+                return
+
+
+def _targets(el: _Element, reason: str | None = None) -> list[tuple[int, str]]:
+    """Where to insert the attribute (offset, reason) in ``el``'s subtree."""
+    reason = reason or el.reason()
+    if reason is not None and el.tag != "#root":
+        if not el.holds_own_tag():
+            return [(el.name_end, reason)]
+        found: list[tuple[int, str]] = []
+        for child in el.children:  # one level down, the same reason
+            found.extend(_targets(child, reason))
+        return found
+    found = []
+    for child in el.children:
+        found.extend(_targets(child))
+    return found
+
+
+def mark(html: str) -> str:
+    """``html`` with ``data-search-exclude`` on its code blocks and widget containers.
+
+    Parameters
+    ----------
+    html : str
+        A page's content, as MkDocs hands it to ``on_page_content``.
+
+    Returns
+    -------
+    str
+        The same HTML with `` data-search-exclude="code"`` (or ``"widget"``) written
+        after the tag name of each element to leave out; nothing else changes.
+
+    Raises
+    ------
+    TypeError
+        If ``html`` is not a string.
+
+    Examples
+    --------
+    A container holding its own tag is not marked; its children are:
+
+    >>> marked = mark('<div data-step="x"><div><p>a</p></div><p>b</p></div>')
+    >>> marked.replace(' data-search-exclude="widget"', " [excluded]")
+    '<div data-step="x"><div [excluded]><p>a</p></div><p [excluded]>b</p></div>'
+    """
+    if not isinstance(html, str):
+        raise TypeError(f"html must be a str, got {type(html).__name__}")
+    tree = _Tree(html)
+    tree.feed(html)
+    tree.close()
+    out, last = [], 0
+    for offset, reason in sorted(_targets(tree.root)):
+        out.append(html[last:offset])
+        out.append(f' {ATTRIBUTE}="{reason}"')
+        last = offset
+    out.append(html[last:])
+    return "".join(out)

@@ -1,0 +1,223 @@
+"""Hidden checks for lesson 2, step 4: a padding mask over a batch of sequences.
+
+Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
+with status 0 only when all of them pass. Expected values are worked out by hand
+(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+try:
+    import _harness as h
+except ImportError:  # run from the repository: the harness sits two folders up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    import _harness as h
+
+TITLE = "Lesson 2, step 4, a padding mask over a batch"
+FUNCTION = "padded_attention"
+PARAMS = ("q", "k", "v", "keep")
+FALLBACK_HINT = "padding-wrong"
+
+#: The hints this step gives for its own mistakes (the harness adds its common ones).
+HINTS: dict[str, str] = {
+    "mask-zero": "You gave the padding keys a score of 0 (set to 0, or the scores multiplied "
+    "by keep). A score of 0 does not remove a key: e^0 = 1, so padding still gets as much "
+    "weight as a real key scoring 0. Leave padding out of the softmax, or score it -inf "
+    "(e^-inf = 0).",
+    "mask-meaning": "keep is the wrong way round: keep[s][j] is True when key j of sequence s "
+    "is a real token the queries MAY attend to, False for padding (the convention of the "
+    "lesson and of F.scaled_dot_product_attention; nn.MultiheadAttention's key_padding_mask "
+    "is the opposite, True = padding).",
+    "batch-mixed": "Each sequence of the batch attends only to its own keys: the queries of "
+    "sequence s meet k[s] and v[s], never the keys of another sequence.",
+    "padding-after-softmax": "You zeroed the padding weights after the softmax, so the weights "
+    "of the real keys add up to less than 1. Leave padding out BEFORE the softmax.",
+    "fully-masked": "A sequence whose keys are all padding has nothing to attend to: max() of "
+    "no scores fails, and 0/0 has no value. Give each of its queries a row of zeros, as "
+    "attention_ref does.",
+    "fully-masked-nan": "A sequence whose keys are all padding gave NaN: every score is -inf, "
+    "and -inf - (-inf) or 0/0 is NaN. Check for a row with no real key first, and return a "
+    "row of zeros for it.",
+    "no-max": "Subtract the largest score of the real keys before math.exp: exp of a large "
+    "score overflows, and only the maximum keeps every exponent at most 0.",
+    "padding-wrong": "For each sequence s and each query i of it: score q[s][i] against the "
+    "keys k[s][j] with keep[s][j] True, divide by sqrt(d_k), softmax over those, blend their "
+    "values; a sequence with no real key gives rows of zeros.",
+}
+
+E = math.e
+
+Matrix = list[list[float]]
+Batch = list[Matrix]
+Keep = list[list[bool]]
+
+
+def _dot(a: list[float], b: list[float]) -> float:
+    return math.fsum(x * y for x, y in zip(a, b, strict=True))
+
+
+def _blend(w: list[float], v: Matrix) -> list[float]:
+    return [math.fsum(a * row[c] for a, row in zip(w, v, strict=True)) for c in range(len(v[0]))]
+
+
+def _attend(q: list[float], k: Matrix, v: Matrix, ok: list[bool], how: str) -> list[float]:
+    """One query over the keys ``ok`` allows; ``how`` names a mistake's model."""
+    scores = [_dot(q, key) / math.sqrt(len(q)) for key in k]
+    if how == "zero":  # padding scored 0 and kept in the softmax
+        scores = [x if y else 0.0 for x, y in zip(scores, ok, strict=True)]
+        ok = [True] * len(k)
+    if how == "after":  # softmax over every key, then padding zeroed, not renormalised
+        top = max(scores)
+        exps = [math.exp(x - top) for x in scores]
+        total = math.fsum(exps)
+        return _blend([e / total if y else 0.0 for e, y in zip(exps, ok, strict=True)], v)
+    live = [x for x, y in zip(scores, ok, strict=True) if y]
+    if not live:
+        return [0.0] * len(v[0])
+    top = max(live)
+    exps = [math.exp(x - top) if y else 0.0 for x, y in zip(scores, ok, strict=True)]
+    total = math.fsum(exps)
+    return _blend([e / total for e in exps], v)
+
+
+def _batch(q: Batch, k: Batch, v: Batch, keep: Keep, how: str = "") -> Batch:
+    if how == "inverted":
+        keep = [[not x for x in row] for row in keep]
+    if how == "mixed":  # every sequence's keys, flattened into one list
+        k_all = [row for seq in k for row in seq]
+        v_all = [row for seq in v for row in seq]
+        ok_all = [bool(x) for row in keep for x in row]
+        return [[_attend(qi, k_all, v_all, ok_all, "") for qi in seq] for seq in q]
+    return [
+        [_attend(qi, k[s], v[s], [bool(x) for x in keep[s]], how) for qi in q[s]]
+        for s in range(len(q))
+    ]
+
+
+def expected(q: Batch, k: Batch, v: Batch, keep: Keep) -> Batch:
+    """Sequence s, query i: softmax of q·k / sqrt(d_k) over the keys kept; zeros if none."""
+    return _batch(q, k, v, keep)
+
+
+WORKED_K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
+WORKED_V = [[10, 0], [0, 5], [2, 2]]
+
+
+def cases() -> list[h.Case]:
+    root_e = math.sqrt(E)
+    z = E + 1 + root_e  # lesson 1's worked example: scaled scores [1, 0, 0.5]
+    worked = [(10 * E + 2 * root_e) / z, (5 + 2 * root_e) / z]
+    # Key 1 is padding: scaled scores [1, 0.5] over keys 0 and 2.
+    padded = [(10 * E + 2 * root_e) / (E + root_e), 2 * root_e / (E + root_e)]
+    q1 = [[[1, 0, 1, 0]]]
+    fixed = [
+        h.Case(
+            "a batch of one, nothing padded: lesson 1's worked example",
+            (q1, [WORKED_K], [WORKED_V], [[True, True, True]]),
+            [[worked]],
+        ),
+        h.Case(
+            "two sequences: the second has its middle key padded",
+            (q1 * 2, [WORKED_K] * 2, [WORKED_V] * 2, [[True] * 3, [True, False, True]]),
+            [[worked], [padded]],
+        ),
+        # Sequence 0 keeps key 0 only, so both its queries get v_0; sequence 1 is all
+        # padding: nothing to attend to, so its queries get zeros.
+        h.Case(
+            "a sequence of padding only: rows of zeros",
+            (
+                [[[1, 0], [0, 1]], [[0, 1], [1, 1]]],
+                [[[1, 0], [0, 1]], [[1, 0], [0, 1]]],
+                [[[2, 4], [6, 8]], [[2, 4], [6, 8]]],
+                [[True, False], [False, False]],
+            ),
+            [[[2.0, 4.0], [2.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]]],
+        ),
+        # Scaled scores 2545 and -2545 (60 · 60 / √2): all the weight on key 0, key 2 padded.
+        h.Case(
+            "large scores must not overflow",
+            (
+                [[[60, 0]]],
+                [[[60, 0], [-60, 0], [90, 0]]],
+                [[[1, 2], [3, 4], [5, 6]]],
+                [[True, True, False]],
+            ),
+            [[[1.0, 2.0]]],
+        ),
+    ]
+    rng = random.Random(1411)
+    seeded = []
+    for i, (b, n_q, n_k, d_k, d_v) in enumerate(((2, 3, 4, 3, 2), (3, 2, 5, 2, 3)), start=1):
+        q = [h.matrix(rng, n_q, d_k) for _ in range(b)]
+        k = [h.matrix(rng, n_k, d_k) for _ in range(b)]
+        v = [h.matrix(rng, n_k, d_v) for _ in range(b)]
+        lengths = [rng.randint(1, n_k) for _ in range(b)]  # real tokens first, then padding
+        keep = [[j < n for j in range(n_k)] for n in lengths]
+        name = f"random case {i} (batch of {b}, {n_q} queries, {n_k} keys, lengths {lengths})"
+        seeded.append(h.Case(name, (q, k, v, keep), expected(q, k, v, keep)))
+    return fixed + seeded
+
+
+MISTAKES = [
+    h.Mistake("mask-zero", lambda q, k, v, keep: _batch(q, k, v, keep, "zero")),
+    h.Mistake("mask-meaning", lambda q, k, v, keep: _batch(q, k, v, keep, "inverted")),
+    h.Mistake("batch-mixed", lambda q, k, v, keep: _batch(q, k, v, keep, "mixed")),
+    h.Mistake("padding-after-softmax", lambda q, k, v, keep: _batch(q, k, v, keep, "after")),
+]
+
+
+def explain_exception(exc: Exception, args: tuple[Batch, Batch, Batch, Keep]) -> str | None:
+    if isinstance(exc, OverflowError):
+        return "no-max"
+    if isinstance(exc, ZeroDivisionError) or (isinstance(exc, ValueError) and "empty" in str(exc)):
+        return "fully-masked"
+    return None
+
+
+def _has_nan(x: object) -> bool:
+    if isinstance(x, float):
+        return math.isnan(x)
+    items = h.as_list(x)
+    return any(_has_nan(item) for item in items) if items is not None else False
+
+
+def properties(run: h.Runner) -> Iterator[h.Result]:
+    """A fully padded sequence gives zeros, not NaN; padding's content never matters."""
+    args = ([[[1, 2]], [[3, 4]]], [[[1, 0]], [[0, 1]]], [[[5, 6]], [[7, 8]]], [[True], [False]])
+    name = "a sequence of padding only gives zeros, never NaN"
+    answer, failure = run.call(name, args)
+    if failure is not None:
+        yield failure
+    else:
+        reason = h.compare(answer, [[[5.0, 6.0]], [[0.0, 0.0]]], 1e-12)
+        yield run.check(
+            name,
+            args,
+            ok=reason is None,
+            actual=answer,
+            expected="[[[5, 6]], [[0, 0]]]: sequence 1 has no real key",
+            hint="fully-masked-nan" if _has_nan(answer) else "fully-masked",
+            tol=1e-12,
+            detail=reason or "",
+        )
+    rng = random.Random(1412)
+    q, k, v = [h.matrix(rng, 2, 3)], [h.matrix(rng, 3, 3)], [h.matrix(rng, 3, 2)]
+    keep = [[True, True, False]]
+    changed = (q, [[*k[0][:2], [9.0, -9.0, 9.0]]], [[*v[0][:2], [50.0, -50.0]]], keep)
+    yield run.relation(
+        "a padding key and value can hold anything: changing them changes nothing",
+        (q, k, v, keep),
+        changed,
+        expected="the output as before",
+        hint="mask-zero",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(h.main(sys.modules[__name__], sys.argv))

@@ -1,0 +1,18 @@
+"""Applies GELU after the second layer too.
+
+EXPECTED_HINT: ffn-gelu-output
+"""
+
+import math
+
+
+def gelu(x):
+    return x * (1 + math.erf(x / math.sqrt(2))) / 2
+
+
+def feed_forward(x, w_1, b_1, w_2, b_2):
+    hidden = [gelu(sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]) for j in range(len(b_1))]
+    return [
+        gelu(sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) + b_2[c])
+        for c in range(len(b_2))
+    ]

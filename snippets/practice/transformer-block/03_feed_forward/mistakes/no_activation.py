@@ -1,0 +1,11 @@
+"""Leaves out the activation: two linear layers in a row, which are one linear layer.
+
+EXPECTED_HINT: ffn-linear
+"""
+
+
+def feed_forward(x, w_1, b_1, w_2, b_2):
+    hidden = [sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j] for j in range(len(b_1))]
+    return [
+        sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) + b_2[c] for c in range(len(b_2))
+    ]

@@ -1,0 +1,57 @@
+import math
+
+# Given: layer_norm (step 1, with BERT's eps), feed_forward (step 3) and one-head
+# self-attention (lesson 2), written out for you. You write only how the block wires them.
+
+
+def layer_norm(x, gain, bias, eps=1e-12):
+    """Step 1: normalise one token's vector over its features, then gain and bias."""
+    mean = sum(x) / len(x)
+    variance = sum((v - mean) ** 2 for v in x) / len(x)
+    return [g * (v - mean) / math.sqrt(variance + eps) + b for v, g, b in zip(x, gain, bias)]
+
+
+def gelu(x):
+    """Step 2: the exact GELU of one number."""
+    return x * (1 + math.erf(x / math.sqrt(2))) / 2
+
+
+def feed_forward(x, w_1, b_1, w_2, b_2):
+    """Step 3: gelu(x W_1 + b_1) W_2 + b_2 for one token's vector x."""
+    hidden = [gelu(sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]) for j in range(len(b_1))]
+    return [
+        sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) + b_2[c] for c in range(len(b_2))
+    ]
+
+
+def project(x, w):
+    """Lesson 2: x (n rows of width d_in) times w (d_in rows of width d_out)."""
+    return [[sum(row[k] * w[k][j] for k in range(len(w))) for j in range(len(w[0]))] for row in x]
+
+
+def self_attention(x, w_q, w_k, w_v, w_o):
+    """Lesson 2, one head, no mask: softmax(Q K^T / sqrt(d)) V, times w_o (n rows of width d)."""
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    out = []
+    for qi in q:
+        scores = [sum(a * b for a, b in zip(qi, kj)) / math.sqrt(len(qi)) for kj in k]
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        total = sum(exps)
+        out.append([sum(e * vj[c] for e, vj in zip(exps, v)) / total for c in range(len(v[0]))])
+    return project(out, w_o)
+
+
+def post_ln_block(x, p):
+    """One post-LN encoder block (BERT's, all-MiniLM-L6-v2's) on a sequence x.
+
+    x is n rows of width d, one row per token; p is a dict of the block's weights:
+    "w_q", "w_k", "w_v", "w_o" (d x d), "w_1" (d x h), "b_1" (h), "w_2" (h x d), "b_2" (d),
+    and the two norms' "norm_1_gain", "norm_1_bias", "norm_2_gain", "norm_2_bias" (d each).
+    First attention, added back to its input, then normalised, token by token:
+        h = LayerNorm_1(x + self_attention(x)),
+    then the feed-forward network of each token, added back, normalised again:
+        out = LayerNorm_2(h + feed_forward(h)).
+    Return n rows of width d.
+    """
+    raise NotImplementedError("write post_ln_block(x, p)")

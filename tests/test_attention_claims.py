@@ -1,0 +1,269 @@
+"""The claims docs/attention.md (lesson 1) makes in prose, about numbers its snippets print.
+
+Sybil checks every printed output against the page; these tests check the sentences
+written around them. Each test recomputes a fact, from ``attention_ref`` or from a
+snippet's own variables (``run_snippet``), asserts it, and finds the sentence on the
+page as rendered (``claim``). The claims of the partials the page includes are in
+``tests/test_partials_claims.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attention_ref import attention_weights, causal_mask, softmax, softmax_jacobian
+from testbed.claims import claim, run_snippet
+
+PAGE = "attention.md"
+
+# The worked example, written out here: the oracle does not import the snippet's numbers.
+Q = np.array([1.0, 0.0, 1.0, 0.0])
+K = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]])
+V = np.array([[10.0, 0.0], [0.0, 5.0], [2.0, 2.0]])
+
+
+@pytest.fixture(scope="module")
+def example() -> dict[str, Any]:
+    return run_snippet("worked_example.py")
+
+
+def by_hand_weights() -> np.ndarray:
+    """The worked example's weights from the formula, one exponential at a time."""
+    scaled = [sum(a * b for a, b in zip(Q, k, strict=True)) / math.sqrt(4) for k in K]
+    e = [math.exp(x) for x in scaled]
+    return np.array([x / sum(e) for x in e])
+
+
+def test_the_keys_match_the_query_fully_not_at_all_and_by_half() -> None:
+    claim(PAGE, "The first key has exactly the query's pattern, the second shares nothing")
+    claim(PAGE, "and the third matches half of it")
+    assert (K[0] == Q).all() and K[1] @ Q == 0 and K[2] @ Q == (Q @ Q) / 2
+
+
+def test_the_best_match_gets_the_lions_share(example: dict[str, Any]) -> None:
+    claim(PAGE, "Every weight is positive and together they make one.")
+    claim(PAGE, r"The lion's share goes to \(\mathbf{k}_1\), the best match, yet")
+    w = by_hand_weights()
+    np.testing.assert_allclose(example["weights"], w, rtol=1e-12)
+    assert (w > 0).all() and w.sum() == pytest.approx(1) and w.argmax() == 0
+
+
+def test_rows_printed_to_three_decimals_add_up_to_the_output() -> None:
+    claim(PAGE, "Printed to three decimals, the rows add up to the output")
+    rows = [[round(float(w * x), 3) for x in v] for w, v in zip(by_hand_weights(), V, strict=True)]
+    out = by_hand_weights() @ V
+    assert [round(sum(col), 3) for col in zip(*rows, strict=True)] == out.round(3).tolist()
+
+
+def test_a_weight_is_not_a_contribution(example: dict[str, Any]) -> None:
+    claim(PAGE, r"\(\mathbf{v}_1\) has the largest weight and gives 89% of the first coordinate.")
+    claim(PAGE, r"But \(\mathbf{v}_2\), with the smallest weight, gives 60% of the second")
+    claim(PAGE, r"its row moves the output further than \(\mathbf{v}_3\)'s, whose weight is larger")
+    claim(PAGE, "a small weight on a large value can move the output more than a large weight")
+    w = by_hand_weights()
+    rows = w[:, np.newaxis] * V  # (n_k, d_v): the contributions, by hand
+    out = rows.sum(axis=0)
+    np.testing.assert_allclose(example["output"], out, rtol=1e-12)
+    assert w.argmax() == 0 and round(100 * rows[0, 0] / out[0]) == 89
+    assert w.argmin() == 1 and round(100 * rows[1, 1] / out[1]) == 60
+    assert w[1] < w[2] and np.linalg.norm(rows[1]) > np.linalg.norm(rows[2])
+    # The reviewer's numbers: v_2 adds [0, 0.932], v_3 adds [0.614, 0.614].
+    np.testing.assert_allclose(rows[1:], [[0, 0.932], [0.614, 0.614]], atol=5e-4)
+
+
+def test_the_second_query_leans_towards_v2(example: dict[str, Any]) -> None:
+    claim(PAGE, r"The second query finds its best match in \(\mathbf{k}_2\)")
+    claim(PAGE, r"and its answer leans towards \(\mathbf{v}_2\).")
+    a, out = example["A"], example["out"]
+    assert a[1].argmax() == 1
+    # Closer to v_2 than the first query's answer is, in both coordinates' direction.
+    assert np.linalg.norm(out[1] - V[1]) < np.linalg.norm(out[0] - V[1])
+
+
+def test_a_longer_query_acts_like_a_lower_temperature() -> None:
+    claim(PAGE, "every score grows by the same factor, so softmax favours the best match more")
+    claim(PAGE, "a longer query acts like a lower temperature")
+    tops = [attention_weights(c * Q, K).max() for c in (0.5, 1, 2, 4)]
+    assert tops == sorted(tops) and len(set(tops)) == 4
+
+
+def test_the_scale_is_an_inverse_temperature() -> None:
+    claim(PAGE, r"is an inverse temperature (dividing by \(\sqrt{d_k}\) is a temperature of")
+    t = math.sqrt(4)
+    np.testing.assert_allclose(attention_weights(Q, K), softmax((K @ Q) / t), rtol=1e-15)
+
+
+def test_the_keys_are_a_set() -> None:
+    claim(PAGE, "Shuffle the key-value pairs, keeping each value with its key, and the output")
+    order = [2, 0, 1]
+    by_loop = sum(w * v for w, v in zip(by_hand_weights(), V, strict=True))
+    shuffled = attention_weights(Q, K[order]) @ V[order]
+    np.testing.assert_allclose(shuffled, by_loop, rtol=1e-12)
+
+
+def test_softmax_ignores_a_shift_and_tends_to_argmax() -> None:
+    claim(PAGE, "Adding the same number to every score changes nothing")
+    claim(PAGE, r"\(t \to 0\) softmax tends to argmax, all the weight on the best score")
+    z = np.array([1.0, 0.0, 0.5])
+    np.testing.assert_allclose(softmax(z + 100), softmax(z), rtol=1e-12)
+    cold = softmax(z / 0.001)
+    assert cold[0] == pytest.approx(1) and cold.argmax() == z.argmax()
+
+
+def test_the_jacobian_and_the_gradient_reach() -> None:
+    claim(PAGE, "Each column adds up to 0: the weights keep adding up to one.")
+    claim(PAGE, r"It is largest when \(p_j\) is one half and vanishes as \(p_j\) goes to 0 or to 1")
+    ran = run_snippet("softmax_why.py")
+    p = softmax(np.array([1.0, 0.0, 0.5]))
+    # The derivative by central differences, one score at a time: an oracle of its own.
+    h = 1e-6
+    z = np.array([1.0, 0.0, 0.5])
+    cols = [(softmax(z + h * e) - softmax(z - h * e)) / (2 * h) for e in np.eye(3)]
+    np.testing.assert_allclose(ran["J"], np.array(cols).T, atol=1e-8)
+    np.testing.assert_allclose(ran["J"].sum(axis=0), 0, atol=1e-15)
+    reach = [2 * x * (1 - x) for x in np.linspace(0, 1, 101)]
+    assert max(reach) == pytest.approx(0.5) and reach[0] == reach[-1] == 0
+    np.testing.assert_allclose(np.abs(ran["J"]).sum(axis=0), 2 * p * (1 - p), rtol=1e-12)
+
+
+def test_unscaled_scores_saturate_and_scaled_stay_level() -> None:
+    claim(PAGE, "Without scaling, the largest weight creeps towards one as")
+    claim(PAGE, "with it, the weights stay in the same comfortable range whatever the width")
+    rng = np.random.default_rng(seed=1)
+    unscaled, scaled = [], []
+    for width in (4, 64, 512):
+        q = rng.standard_normal((500, width))
+        k = rng.standard_normal((8, width))
+        unscaled.append(attention_weights(q, k, scale=1.0).max(axis=-1).mean())
+        scaled.append(attention_weights(q, k).max(axis=-1).mean())
+    assert unscaled == sorted(unscaled) and unscaled[-1] > 0.9
+    assert max(scaled) - min(scaled) < 0.1
+
+
+def test_even_the_tiny_example_is_more_lopsided_unscaled(example: dict[str, Any]) -> None:
+    claim(PAGE, "skipping the division makes the weights visibly more lopsided than the ones")
+    claim(PAGE, "That unscaled row is also the row of the query doubled")
+    unscaled = softmax(K @ Q)
+    assert unscaled.max() > by_hand_weights().max()
+    np.testing.assert_allclose(unscaled, attention_weights(2 * Q, K), rtol=1e-12)
+
+
+def test_dividing_by_d_k_flattens_towards_one_eighth() -> None:
+    claim(PAGE, "with eight keys, equal weights would be one eighth each")
+    claim(PAGE, "the closer all the scores huddle around 0")
+    rng = np.random.default_rng(seed=2)
+    tops = []
+    for width in (4, 64, 512):
+        q, k = rng.standard_normal((500, width)), rng.standard_normal((8, width))
+        tops.append(attention_weights(q, k, scale=1 / width).max(axis=-1).mean())
+    assert tops == sorted(tops, reverse=True) and tops[-1] - 1 / 8 < 0.02
+
+
+def test_no_scaling_starts_saturated_with_little_gradient() -> None:
+    claim(PAGE, "left at 1, that is no scaling, it starts saturated, where the gradient")
+    rng = np.random.default_rng(seed=3)
+    q, k = rng.standard_normal((500, 512)), rng.standard_normal((16, 512))
+    reach = {}
+    for name, scale in (("one", 1.0), ("fair", 1 / math.sqrt(512))):
+        p = attention_weights(q, k, scale=scale)
+        reach[name] = float(np.abs(softmax_jacobian(p)).sum(axis=-2).mean())
+        if name == "one":
+            assert p.max(axis=-1).mean() > 0.9
+    assert reach["one"] < reach["fair"] / 5
+
+
+def test_zeroing_after_the_softmax_breaks_the_sum() -> None:
+    claim(PAGE, "the other weights keep their old values and no longer add up to one")
+    w = by_hand_weights()
+    late = w * [1, 0, 1]
+    hidden = attention_weights(Q, K, mask=[True, False, True])
+    assert late.sum() < 1 and late[0] == w[0]
+    assert hidden.sum() == pytest.approx(1) and hidden[0] > w[0]
+
+
+def test_the_first_token_of_a_causal_mask_sees_only_itself() -> None:
+    claim(PAGE, "Token 0 can only attend to itself, so all of its weight is on itself.")
+    assert causal_mask(3)[0].tolist() == [True, False, False]
+    assert attention_weights(K, K, is_causal=True)[0].tolist() == [1.0, 0.0, 0.0]
+
+
+def test_pitfalls() -> None:
+    claim(PAGE, "every score is \\(-\\infty\\) and the naive softmax divides 0 by 0")
+    claim(PAGE, "attention_ref returns a row of zeros instead")
+    claim(PAGE, "so it is \\(-\\infty\\) there, and a fully masked row turns to NaN again")
+    claim(PAGE, "hides exactly the keys it meant to keep")
+    assert softmax([-math.inf] * 3).tolist() == [0.0, 0.0, 0.0]
+    with np.errstate(over="ignore"):
+        past = np.array([-1e9, -70_000.0]).astype(np.float16)  # past float16's limit
+    assert np.isneginf(past).all() and float(np.finfo(np.float16).max) == 65504
+    keep = np.array([True, False, True])
+    wrong = attention_weights(Q, K, mask=~keep)
+    assert (wrong[keep] == 0).all() and wrong[~keep].sum() == pytest.approx(1)
+
+
+def test_mask_conventions_against_torch() -> None:
+    """True = may attend in F.scaled_dot_product_attention, = ignore in nn.MultiheadAttention."""
+    claim(PAGE, "Here, as in PyTorch's F.scaled_dot_product_attention, True means may attend")
+    claim(PAGE, "True in its attn_mask or key_padding_mask means ignore")
+    torch = pytest.importorskip("torch", reason="torch is not installed (make model-deps)")
+    f = torch.nn.functional
+    keep = torch.tensor([[True, False, True]])  # (n_q, n_k)
+    q, k = torch.tensor(Q).reshape(1, 4), torch.tensor(K)
+    v = torch.tensor(V)
+    out = f.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+    np.testing.assert_allclose(out.numpy()[0], attention_weights(Q, K, mask=keep[0].numpy()) @ V)
+    # nn.MultiheadAttention: True in key_padding_mask removes that key.
+    mha = torch.nn.MultiheadAttention(embed_dim=4, num_heads=1, batch_first=True, bias=False)
+    x = torch.tensor(K, dtype=torch.float32).unsqueeze(0)  # (1, n, 4)
+    _, weights = mha(x, x, x, key_padding_mask=torch.tensor([[False, True, False]]))
+    assert (weights[0, :, 1] == 0).all()
+    _, weights = mha(x, x, x, attn_mask=torch.tensor([[False, True, False]] * 3))
+    assert (weights[0, :, 1] == 0).all()
+
+
+def test_the_one_line_form_against_torch() -> None:
+    claim(
+        PAGE, "In PyTorch the same call is F.scaled_dot_product_attention(Q, K, V, attn_mask=keep)"
+    )
+    ran = run_snippet("one_line.py")
+    # A plain loop over batch, head and query is the oracle on every machine.
+    q, k, v, keep = ran["Q"], ran["K"], ran["V"], ran["keep"]
+    loop = np.zeros_like(ran["out"])
+    for b in range(q.shape[0]):
+        for h in range(q.shape[1]):
+            for i in range(q.shape[2]):
+                s = [float(q[b, h, i] @ k[b, h, j]) / 2 for j in range(i + 1)]
+                e = [math.exp(x - max(s)) for x in s]
+                loop[b, h, i] = sum(x / sum(e) * v[b, h, j] for j, x in enumerate(e))
+    np.testing.assert_allclose(ran["out"], loop, rtol=1e-12)
+    torch = pytest.importorskip("torch", reason="torch is not installed (make model-deps)")
+    t = [torch.from_numpy(a) for a in (q, k, v, keep)]
+    out = torch.nn.functional.scaled_dot_product_attention(*t[:3], attn_mask=t[3])
+    np.testing.assert_allclose(out.numpy(), ran["out"], rtol=1e-10, atol=1e-12)
+
+
+def test_the_causal_mask_sees_positions_0_to_i() -> None:
+    claim(PAGE, "The causal mask lets position i see positions 0 to i only")
+    assert causal_mask(4).sum(axis=1).tolist() == [1, 2, 3, 4]  # row i: i + 1 keys
+    assert not causal_mask(4)[np.triu_indices(4, k=1)].any()  # nothing later
+
+
+def test_the_cheat_sheet() -> None:
+    """Each line of the cheat-sheet restates a fact tested above; here, on the whole set."""
+    claim(PAGE, r"\(\sqrt{d_k}\) holds the spread fixed; \(d_k\) would flatten it, 1 saturate it.")
+    claim(PAGE, "Nothing is picked outright: gradients reach every score.")
+    claim(PAGE, "A weight is not a contribution: a small weight on a large value can move the")
+    claim(PAGE, "here True = may attend, in nn.MultiheadAttention True = ignore")
+    rng = np.random.default_rng(seed=4)
+    q, k = rng.standard_normal((300, 256)), rng.standard_normal((8, 256))
+    spread = {
+        name: float(np.var(k @ q.T * s))
+        for name, s in (("sqrt", 1 / 16), ("d_k", 1 / 256), ("one", 1.0))
+    }
+    assert 0.8 < spread["sqrt"] < 1.2 and spread["d_k"] < 0.01 and spread["one"] > 200
+    p = attention_weights(Q, K)
+    assert (np.abs(softmax_jacobian(p)).sum(axis=0) > 0).all()  # every score has reach

@@ -1,0 +1,159 @@
+"""The claims of the home page and of the partials the lessons include, on the pages as rendered.
+
+A partial is tested through a page that includes it (``claim`` searches the page with
+its includes expanded). The facts are recomputed from the committed model data
+(``data/it_attention.json``), from ``attention_ref`` or from the built site. The
+figures' captions and alt texts have their own claim tests (``test_figures.py``,
+``test_heads_figure.py``), and so does the data behind the heatmap's note
+(``test_heatmap_data.py``); here each sentence is also required to be on the page.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attention_ref import attention_weights
+from testbed.claims import claim, run_snippet
+from tests.test_heatmap_data import default_head_py, weights
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data" / "it_attention.json"
+LESSON_1, LESSON_2, HOME = "attention.md", "self-attention.md", "index.md"
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DATA.read_text(encoding="utf-8"))
+    return data
+
+
+# --- docs/partials/heatmap.md and the sentences around it on lesson 1 -----------------------
+
+
+def test_the_model_has_6_layers_of_12_heads(record: dict[str, Any]) -> None:
+    claim(LESSON_1, "all-MiniLM-L6-v2, with 6 layers of 12 heads each")
+    claim(LESSON_1, "puts the most weight on animal, out of all 72 heads")
+    assert (record["layers"], record["heads"]) == (6, 12)
+    tired = weights(record, 0)  # (layers, heads, n, n)
+    assert tired.shape[:2] == (6, 12) and tired.shape[0] * tired.shape[1] == 72
+
+
+def test_didnt_is_three_pieces_and_rows_add_up_to_one(record: dict[str, Any]) -> None:
+    claim(LESSON_1, 'its tokenizer cuts "didn\'t" into three pieces and wraps the sentence in two')
+    claim(LESSON_1, "and every row adds up to 1")
+    tokens = record["sentences"][0]["tokens"]
+    assert tokens[tokens.index("didn") : tokens.index("didn") + 3] == ["didn", "'", "t"]
+    assert tokens[0] == "[CLS]" and tokens[-1] == "[SEP]"
+    np.testing.assert_allclose(weights(record, 0).sum(axis=-1), 1, atol=1e-3)  # 4 decimals
+
+
+def test_in_the_default_head_animal_wins_over_the_nearer_street(record: dict[str, Any]) -> None:
+    claim(LESSON_1, "the biggest share goes to animal, and what is left is spread thinly over")
+    claim(LESSON_1, "Notice that street sits much closer to it in the sentence than animal does")
+    claim(LESSON_1, "yet animal wins")
+    tokens = record["sentences"][0]["tokens"]
+    it, animal, street = (tokens.index(t) for t in ("it", "animal", "street"))
+    layer, head = default_head_py(record)
+    row = weights(record, 0)[layer, head, it]
+    assert row.argmax() == animal and row[animal] > 0.5  # the rest share under half
+    assert np.delete(row, animal).max() < row[animal] / 3
+    assert abs(street - it) < abs(animal - it)
+
+
+def test_wide_moves_weight_from_animal_mostly_to_cls(record: dict[str, Any]) -> None:
+    claim(
+        LESSON_1, "In the default head, wide moves weight from animal to street, yet animal still"
+    )
+    claim(LESSON_1, "gets more than street, and most of what animal loses goes to [CLS]")
+    tokens = record["sentences"][0]["tokens"]
+    it, animal, street, cls = (tokens.index(t) for t in ("it", "animal", "street", "[CLS]"))
+    layer, head = default_head_py(record)
+    a, b = weights(record, 0)[layer, head, it], weights(record, 1)[layer, head, it]
+    assert b[animal] < a[animal] and b[street] > a[street] and b[animal] > b[street]
+    gains = b - a
+    assert gains.argmax() == cls and gains[cls] > (a[animal] - b[animal]) / 2
+
+
+def test_many_heads_park_on_sinks_and_only_a_few_link_it_with_animal(
+    record: dict[str, Any],
+) -> None:
+    claim(LESSON_1, "Many park their weight on [CLS], [SEP] or the full stop")
+    claim(LESSON_1, "such tokens are called attention sinks")
+    claim(LESSON_1, "and only a few link it with animal")
+    tokens = record["sentences"][0]["tokens"]
+    it = tokens.index("it")
+    strongest = weights(record, 0)[:, :, it].argmax(axis=-1)  # (layers, heads)
+    sinks = [tokens.index(t) for t in ("[CLS]", "[SEP]", ".")]
+    assert int(np.isin(strongest, sinks).sum()) >= 36  # at least half of the 72
+    assert 1 <= int((strongest == tokens.index("animal")).sum()) <= 3
+
+
+# --- docs/partials/explorer.md --------------------------------------------------------------
+
+
+def test_the_output_stays_in_the_triangle_of_the_values() -> None:
+    claim(LESSON_1, "Since the weights are positive and add up to 1, the output can never leave")
+    claim(LESSON_1, "the triangle the values span")
+    rng = np.random.default_rng(seed=5)
+    keys = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]], dtype=float)
+    for q in rng.normal(scale=4, size=(200, 4)):
+        w = attention_weights(q, keys)
+        assert (w > 0).all() and w.sum() == pytest.approx(1)  # barycentric coordinates
+
+
+# --- the practice partials ------------------------------------------------------------------
+
+
+def test_step_one_quotes_the_worked_examples_dot_product() -> None:
+    claim(LESSON_1, "dot([1, 0, 1, 0], [1, 0, 1, 0]) is 2")
+    assert sum(a * b for a, b in zip([1, 0, 1, 0], [1, 0, 1, 0], strict=True)) == 2
+
+
+def test_math_exp_1000_overflows() -> None:
+    claim(LESSON_1, "math.exp(1000) raises OverflowError")
+    with pytest.raises(OverflowError):
+        math.exp(1000)
+
+
+def test_the_interpreter_is_about_12_mb() -> None:
+    claim(LESSON_1, "about 12 MB, from this site")
+    claim(LESSON_2, "about 12 MB, from this site")
+    folder = ROOT / "site" / "vendor" / "pyodide"
+    if not folder.is_dir():
+        pytest.skip("the site is not built (make build): the vendored interpreter is not there")
+    size = sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
+    assert 11.5e6 <= size < 12.5e6, f"the interpreter's files weigh {size / 1e6:.1f} MB"
+
+
+# --- docs/partials/heads_widget.md (lesson 2) -----------------------------------------------
+
+
+def test_each_layer_has_twelve_heads(record: dict[str, Any]) -> None:
+    claim(LESSON_2, "pick a layer to see its twelve heads side by side")
+    assert record["heads"] == 12
+
+
+# --- the home page --------------------------------------------------------------------------
+
+
+def test_home_page_claims(record: dict[str, Any]) -> None:
+    claim(HOME, "the twelve heads of a real model's layer side by side")
+    claim(HOME, "Here is the whole worked example of the lesson in one call")
+    assert record["heads"] == 12
+    # "the whole worked example ... in one call": the one call gives the step-by-step answer.
+    ran = run_snippet("worked_example.py")
+    np.testing.assert_allclose(ran["same"], ran["contributions"].sum(axis=0), rtol=1e-12)
+
+
+def test_home_page_says_the_output_would_stop_matching() -> None:
+    # The mechanism itself (a changed answer fails its Output block) is proved by
+    # tests/test_sybil_docs.py::test_output_block_must_match_what_the_code_prints.
+    claim(HOME, "If a change to the code moves that answer, the output above no longer matches")
+    ran = run_snippet("worked_example.py")
+    assert ran["same"].round(2).tolist() == [5.68, 1.55]  # the block the home page shows

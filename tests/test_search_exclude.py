@@ -1,0 +1,140 @@
+"""Code, output and widget stand-in text stay out of the search index (search_exclude.py).
+
+Checked with Material's own index parser (the one its search plugin runs on every page)
+and with the strip Material applies after indexing, so a change in either shows here;
+then on the built site: the index keeps the prose, loses the code, and stays smaller
+than it was with two lessons before this change.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import markdown
+import pytest
+from material.plugins.search.plugin import Parser
+
+from site_build.search_exclude import ATTRIBUTE, mark
+from testbed.claims import _FRONT_MATTER, _extensions
+from testbed.sybil_docs import expand_includes
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "site"
+#: What Material does to a page once it is indexed (material/plugins/search/plugin.py).
+MATERIAL_STRIP = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")
+#: search_index.json with lessons 1 and 2, before this change: 111,708 bytes (measured).
+TWO_LESSONS_INDEX = 111_708
+
+
+def indexed_text(html: str) -> str:
+    """The text Material's search would index from ``html``, sections joined."""
+    parser = Parser()
+    parser.feed(html)
+    parser.close()
+    return " ".join(
+        "".join(s.title) + " " + "".join(s.text) for s in parser.data if not s.is_excluded()
+    )
+
+
+def rendered(page: str) -> str:
+    """A page's HTML as Markdown renders it (includes expanded), before the theme."""
+    path = ROOT / "docs" / page
+    text = _FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1)
+    names, settings = _extensions(path)
+    expanded = expand_includes(text, ROOT / "mkdocs.yml", path)
+    return markdown.Markdown(extensions=names, extension_configs=settings).convert(expanded)
+
+
+CODE_BLOCK = (
+    '<p>Before.</p>\n<div class="highlight"><span class="filename">Output</span>'
+    "<pre><span></span><code>printed 0.506\n</code></pre></div>\n<p>After.</p>"
+)
+WIDGET = (
+    '<div class="ex" data-explorer markdown="0">\n'
+    '<p class="ex__fallback">The explorer needs JavaScript.</p>\n</div>\n<p>Prose.</p>'
+)
+NESTED = (
+    '<div class="practice__runner" data-step="01_x"><div class="inner"><p>one</p></div>'
+    "<p>two</p></div><p>Prose.</p>"
+)
+
+
+@pytest.mark.parametrize("html", [CODE_BLOCK, WIDGET, NESTED, "<pre>x</pre>", ""])
+def test_material_strips_what_mark_adds(html: str) -> None:
+    """The page a reader gets is byte for byte the page without the hook."""
+    marked = mark(html)
+    assert MATERIAL_STRIP.sub("", marked) == html
+    assert marked.count(ATTRIBUTE) == marked.count(f'{ATTRIBUTE}="')
+
+
+def test_code_and_output_leave_the_index_prose_stays() -> None:
+    assert "printed" in indexed_text(CODE_BLOCK) and "Output" in indexed_text(CODE_BLOCK)
+    text = indexed_text(mark(CODE_BLOCK))
+    assert "printed" not in text and "Output" not in text
+    assert "Before." in text and "After." in text
+
+
+def test_widget_stand_in_text_leaves_the_index() -> None:
+    assert "needs JavaScript" in indexed_text(WIDGET)
+    text = indexed_text(mark(WIDGET))
+    assert "needs JavaScript" not in text and "Prose." in text
+
+
+def test_a_container_holding_its_own_tag_is_marked_one_level_down() -> None:
+    """Material compares elements by tag: a nested <div> would end a marked <div>'s exclusion."""
+    naive = NESTED.replace('data-step="01_x"', f'data-step="01_x" {ATTRIBUTE}="widget"', 1)
+    assert "two" in indexed_text(naive), "Material's parser no longer ends it early: simplify"
+    text = indexed_text(mark(NESTED))
+    assert "one" not in text and "two" not in text and "Prose." in text
+
+
+def test_void_elements_and_the_page_own_marks() -> None:
+    html = f'<p>a<br>b<img src="x.svg" alt="y"></p><pre {ATTRIBUTE}="mine">c</pre>'
+    assert mark(html) == html  # nothing to add: the <pre> is marked already
+    assert mark("<p>x<br/>y</p><pre>z</pre>") == f'<p>x<br/>y</p><pre {ATTRIBUTE}="code">z</pre>'
+
+
+def test_mark_names_a_bad_argument() -> None:
+    with pytest.raises(TypeError, match="html must be a str, got bytes"):
+        mark(b"<p>x</p>")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("page", ["attention.md", "self-attention.md", "transformer-block.md"])
+def test_each_lesson_keeps_its_prose_and_loses_its_code(page: str) -> None:
+    html = rendered(page)
+    before, after = indexed_text(html), indexed_text(mark(html))
+    assert len(after) < 0.85 * len(before), f"{page}: the index text shrank only a little"
+    assert "<pre>" in before and "<pre>" not in after
+    for heading in re.findall(r"^## (.+)$", (ROOT / "docs" / page).read_text("utf-8"), re.M):
+        first_words = " ".join(heading.split()[:2])
+        assert first_words in after, f"{page}: {heading!r} no longer searchable"
+
+
+def built_index() -> dict[str, object]:
+    path = SITE / "search" / "search_index.json"
+    if not path.is_file():
+        pytest.skip("site/ is not built (`make build` builds it before pytest in `make test`)")
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def test_the_built_index_stays_lean() -> None:
+    """Three lessons now weigh less in the index than two did before."""
+    size = (SITE / "search" / "search_index.json").stat().st_size if SITE.is_dir() else 0
+    index = built_index()
+    assert size < TWO_LESSONS_INDEX, f"search_index.json is {size:,} bytes"
+    text = json.dumps(index)
+    assert "without residuals: 6.6e-08" not in text  # an Output block of lesson 3
+    assert "import numpy as np" not in text
+    assert "Residual connections" in text and "semantic search" in text
+    locations = {d["location"].split("#")[0] for d in index["docs"]}  # type: ignore[attr-defined]
+    assert {"attention/", "self-attention/", "transformer-block/"} <= locations
+
+
+def test_no_page_ships_the_attribute() -> None:
+    built_index()
+    pages = sorted(SITE.rglob("*.html"))
+    assert pages
+    assert not [p for p in pages if ATTRIBUTE in p.read_text(encoding="utf-8")]
