@@ -517,14 +517,14 @@ def test_the_relation_check_compares_two_calls() -> None:
 
 
 def test_an_answer_that_changes_its_input_fails_in_every_step() -> None:
-    """Every step whose function takes a list: lesson 3's gelu takes one number, nothing
-    it could change (its first argument is checked to be a float)."""
+    """Every step whose function takes a list or a dict: lesson 0's sinusoidal(p, d) takes
+    two ints and lesson 3's gelu one float, nothing they could change."""
     for step in STEPS:
         module = checks_of(step)
-        if not any(isinstance(a, (list, dict)) for a in module.cases()[0].args):
-            assert step.name == "03_sinusoidal", step.name  # sinusoidal(p, d): two ints
-        if not isinstance(module.cases()[0].args[0], list):
-            assert step.name == "02_gelu" and isinstance(module.cases()[0].args[0], float)
+        first = module.cases()[0].args
+        if not any(isinstance(a, (list, dict)) for a in first):
+            assert step.name in {"03_sinusoidal", "02_gelu"}, step.name
+            assert all(isinstance(a, (int, float)) for a in first), step.name
             continue
         source = (step / "solution.py").read_text(encoding="utf-8")
         # Clear the first list (or dict: a vocabulary) argument after computing the
