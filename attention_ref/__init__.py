@@ -26,6 +26,12 @@ from attention_ref.core import (
     softmax,
 )
 from attention_ref.multi_head import merge_heads, multi_head_attention, split_heads
+from attention_ref.positions import (
+    apply_rope,
+    position_frequencies,
+    sinusoidal_positions,
+    sinusoidal_shift,
+)
 from attention_ref.stats import entropy, softmax_jacobian
 
 # The one place the version is written: pyproject.toml reads it from here (statically).
@@ -33,6 +39,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "EncoderLayerWeights",
+    "apply_rope",
     "attention_weights",
     "causal_mask",
     "encoder_layer",
@@ -43,10 +50,13 @@ __all__ = [
     "layer_norm",
     "merge_heads",
     "multi_head_attention",
+    "position_frequencies",
     "scale_scores",
     "scaled_dot_product_attention",
     "scaled_scores",
     "scores",
+    "sinusoidal_positions",
+    "sinusoidal_shift",
     "softmax",
     "softmax_jacobian",
     "split_heads",

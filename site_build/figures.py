@@ -12,8 +12,9 @@ import matplotlib. The MkDocs hook ``hooks/figures.py`` only wires
 
 Examples
 --------
->>> [spec.name for spec in FIGURES]
-['spread', 'saturation', 'gradient', 'heads', 'gelu-relu', 'token-path']
+>>> [spec.name for spec in FIGURES]  # doctest: +NORMALIZE_WHITESPACE
+['spread', 'saturation', 'gradient', 'heads', 'gelu-relu', 'token-path',
+ 'sinusoidal', 'learned-positions']
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import numpy as np
 
 import attention_ref as ar
 from attention_ref import head_roles as role_rules
-from site_build import block_figures, head_roles, heatmap_data
+from site_build import block_figures, head_roles, heatmap_data, positions_figure
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import (
     FIGSIZE,
@@ -140,6 +141,26 @@ FIGURES: tuple[FigureSpec, ...] = (
         block_figures.draw_token_path,
         figsize=(6.75, 3.0),
     ),
+    # Lesson 0 (site_build/positions_figure.py).
+    FigureSpec(
+        "sinusoidal",
+        "The sinusoidal positional encoding: 128 entries (rows) for positions 0 to 99 "
+        "(columns), sine and cosine pairs whose frequency falls from the top row down",
+        {"n_positions": 100, "d": 128},
+        positions_figure.sinusoidal_table,
+        positions_figure.draw_sinusoidal,
+        figsize=positions_figure.SINUSOID_FIGSIZE,
+        sources=(Path(positions_figure.__file__).resolve(),),
+    ),
+    FigureSpec(
+        "learned-positions",
+        "Cosine similarity of every pair of all-MiniLM-L6-v2's 512 learned position rows",
+        {"weights_sha256": heatmap_data.installed_weights_sha256(), "block": 4},
+        positions_figure.learned_similarity,
+        positions_figure.draw_similarity,
+        figsize=positions_figure.SIMILARITY_FIGSIZE,
+        sources=(Path(positions_figure.__file__).resolve(),),
+    ),
 )
 
 
@@ -166,7 +187,14 @@ def source_files() -> list[Path]:
     """
     ref_dir = Path(ar.__file__).resolve().parent
     here = Path(__file__).resolve().parent
-    modules = ("experiments.py", "drawing.py", "heads_figure.py", "block_figures.py", "figures.py")
+    modules = (
+        "experiments.py",
+        "drawing.py",
+        "heads_figure.py",
+        "block_figures.py",
+        "positions_figure.py",
+        "figures.py",
+    )
     return [*sorted(ref_dir.glob("*.py")), *(here / name for name in modules)]
 
 

@@ -77,6 +77,7 @@ def test_every_page_has_an_edit_link_to_its_source(two_builds: tuple[Path, Path]
         ("index.html", "index.md"),
         ("attention/index.html", "attention.md"),
         ("self-attention/index.html", "self-attention.md"),
+        ("tokens/index.html", "tokens.md"),
     ]:
         page = (site / rel).read_text(encoding="utf-8")
         assert f"/edit/main/docs/{source}" in page, f"{rel} has no edit link to docs/{source}"

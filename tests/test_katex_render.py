@@ -259,6 +259,7 @@ def test_the_built_pages_carry_typeset_math_and_no_katex_script() -> None:
     for page in (
         "attention/index.html",
         "self-attention/index.html",
+        "tokens/index.html",
         "notebooks/sqrt_dk/index.html",
     ):
         html = (SITE / page).read_text(encoding="utf-8")

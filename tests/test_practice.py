@@ -29,12 +29,14 @@ import pytest
 
 import attention_ref.block
 from attention_ref import (
+    apply_rope,
     attention_weights,
     merge_heads,
     multi_head_attention,
     scaled_dot_product_attention,
     scaled_scores,
     scores,
+    sinusoidal_positions,
     softmax,
     split_heads,
 )
@@ -44,10 +46,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PRACTICE = ROOT / "snippets" / "practice"
 LESSON_1 = PRACTICE / "attention"
 LESSON_2 = PRACTICE / "self-attention"
+LESSON_0 = PRACTICE / "tokens"
 #: Each lesson's practice folder and the partial that shows its steps.
 PARTIALS = {
     "attention": "practice.md",
     "self-attention": "practice_self_attention.md",
+    "tokens": "practice_tokens.md",
     "transformer-block": "practice_transformer_block.md",
 }
 STEPS = sorted(p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir())
@@ -93,6 +97,13 @@ def test_the_steps_of_each_lesson_exist() -> None:
             "03_merge_heads",
             "04_padding",
             "05_multi_head",
+        ],
+        "tokens": [
+            "01_wordpiece",
+            "02_embed",
+            "03_sinusoidal",
+            "04_add_positions",
+            "05_rope",
         ],
         "transformer-block": [
             "01_layer_norm",
@@ -220,6 +231,22 @@ def _weighted_sum_ref(weights: list[float], values: list[list[float]]) -> Any:
     return out * w.sum()
 
 
+def _wordpiece_ref(word: str, vocab: dict[str, int]) -> list[int]:
+    """Hugging Face's own WordPiece (the `tokenizers` library) on the step's vocabulary."""
+    tokenizers = pytest.importorskip(
+        "tokenizers", reason="the WordPiece oracle needs `tokenizers` (a dev dependency)"
+    )
+    model = tokenizers.models.WordPiece(vocab, unk_token="[UNK]")
+    ids: list[int] = tokenizers.Tokenizer(model).encode(word, add_special_tokens=False).ids
+    return ids
+
+
+def _one_hot_ref(ids: list[int], table: list[list[float]]) -> Any:
+    """One-hot rows (n, vocab) times the table (vocab, d)."""
+    t = np.asarray(table, dtype=float)
+    return np.eye(t.shape[0])[ids] @ t
+
+
 def _block() -> Any:
     return attention_ref.block
 
@@ -271,6 +298,14 @@ REFERENCE = {
     "05_multi_head": lambda x, w_q, w_k, w_v, w_o, num_heads, causal=False: multi_head_attention(
         x, w_q, w_k, w_v, w_o, num_heads=num_heads, is_causal=causal
     ),
+    # Lesson 0: tokenizers' WordPiece, the one-hot product and attention_ref.positions.
+    "01_wordpiece": _wordpiece_ref,
+    "02_embed": _one_hot_ref,
+    "03_sinusoidal": lambda p, d: sinusoidal_positions(p + 1, d)[p],
+    "04_add_positions": lambda ids, table: (
+        np.asarray(table, dtype=float)[ids] + sinusoidal_positions(len(ids), len(table[0]))
+    ),
+    "05_rope": lambda q, p: apply_rope([q], [p])[0],
     # Lesson 3: attention_ref's block (one head, no attention biases, BERT's eps).
     "01_layer_norm": lambda x, gain, bias, eps: _block().layer_norm(x, gain, bias, eps=eps),
     "02_gelu": lambda x: _block().gelu(x),
@@ -482,26 +517,29 @@ def test_the_relation_check_compares_two_calls() -> None:
 
 
 def test_an_answer_that_changes_its_input_fails_in_every_step() -> None:
-    """Every step whose function takes a list: lesson 3's gelu takes one number, nothing
-    it could change (its first argument is checked to be a float)."""
+    """Every step whose function takes a list or a dict: lesson 0's sinusoidal(p, d) takes
+    two ints and lesson 3's gelu one float, nothing they could change."""
     for step in STEPS:
         module = checks_of(step)
-        if not isinstance(module.cases()[0].args[0], list):
-            assert step.name == "02_gelu" and isinstance(module.cases()[0].args[0], float)
+        first = module.cases()[0].args
+        if not any(isinstance(a, (list, dict)) for a in first):
+            assert step.name in {"03_sinusoidal", "02_gelu"}, step.name
+            assert all(isinstance(a, (int, float)) for a in first), step.name
             continue
         source = (step / "solution.py").read_text(encoding="utf-8")
-        # Clear the first argument after computing the answer from a copy of it.
+        # Clear the first list (or dict: a vocabulary) argument after computing the
+        # answer from a copy of it.
         source += (
             f"\n_right = {module.FUNCTION}\n\n"
             f"def {module.FUNCTION}(*args):\n"
             "    answer = _right(*__import__('copy').deepcopy(args))\n"
-            "    args[0].clear()\n"
+            "    next(a for a in args if isinstance(a, (list, dict))).clear()\n"
             "    return answer\n"
         )
         results = h.run(module, source)
         failed = [r for r in results if not r.passed]
         assert [r.hint for r in failed] == ["mutated-input"], step.name
-        assert "became []" in failed[0].detail
+        assert "became []" in failed[0].detail or "became {}" in failed[0].detail
 
 
 # --- the generated site files ---------------------------------------------------------------
@@ -534,6 +572,7 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
     assert sorted(p for p in files if p.endswith("manifest.json")) == [
         "practice/attention/manifest.json",
         "practice/self-attention/manifest.json",
+        "practice/tokens/manifest.json",
         "practice/transformer-block/manifest.json",
     ]
 

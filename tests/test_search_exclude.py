@@ -101,7 +101,9 @@ def test_mark_names_a_bad_argument() -> None:
         mark(b"<p>x</p>")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("page", ["attention.md", "self-attention.md", "transformer-block.md"])
+@pytest.mark.parametrize(
+    "page", ["tokens.md", "attention.md", "self-attention.md", "transformer-block.md"]
+)
 def test_each_lesson_keeps_its_prose_and_loses_its_code(page: str) -> None:
     html = rendered(page)
     before, after = indexed_text(html), indexed_text(mark(html))
@@ -121,16 +123,17 @@ def built_index() -> dict[str, object]:
 
 
 def test_the_built_index_stays_lean() -> None:
-    """Three lessons now weigh less in the index than two did before."""
+    """Four lessons now weigh at most a tenth more in the index than two did before
+    (three weighed less than two; lesson 0 adds about 17 KB of prose)."""
     size = (SITE / "search" / "search_index.json").stat().st_size if SITE.is_dir() else 0
     index = built_index()
-    assert size < TWO_LESSONS_INDEX, f"search_index.json is {size:,} bytes"
+    assert size < 1.1 * TWO_LESSONS_INDEX, f"search_index.json is {size:,} bytes"
     text = json.dumps(index)
     assert "without residuals: 6.6e-08" not in text  # an Output block of lesson 3
     assert "import numpy as np" not in text
     assert "Residual connections" in text and "semantic search" in text
     locations = {d["location"].split("#")[0] for d in index["docs"]}  # type: ignore[attr-defined]
-    assert {"attention/", "self-attention/", "transformer-block/"} <= locations
+    assert {"tokens/", "attention/", "self-attention/", "transformer-block/"} <= locations
 
 
 def test_no_page_ships_the_attribute() -> None:

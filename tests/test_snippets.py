@@ -69,6 +69,7 @@ def test_there_are_snippets_and_pages() -> None:
     assert len(SNIPPET_FILES) >= 3, "expected the lesson's snippets in snippets/"
     assert DOCS / "attention.md" in PAGES and DOCS / "index.md" in PAGES
     assert DOCS / "self-attention.md" in PAGES
+    assert DOCS / "tokens.md" in PAGES
 
 
 @pytest.mark.parametrize("snippet", SNIPPET_FILES, ids=rel)
@@ -135,7 +136,12 @@ def test_every_python_fence_of_a_page_yields_sybil_examples(page: Path) -> None:
     assert not untested, f"{rel(page)}: fences Sybil does not test, at {untested}"
 
 
-LESSONS = [DOCS / "attention.md", DOCS / "self-attention.md", DOCS / "transformer-block.md"]
+LESSONS = [
+    DOCS / "tokens.md",
+    DOCS / "attention.md",
+    DOCS / "self-attention.md",
+    DOCS / "transformer-block.md",
+]
 
 
 @pytest.mark.parametrize("page", LESSONS, ids=rel)

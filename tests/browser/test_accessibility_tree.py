@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 
-@pytest.mark.parametrize("lesson", ["attention/", "self-attention/", "transformer-block/"])
+@pytest.mark.parametrize(
+    "lesson", ["tokens/", "attention/", "self-attention/", "transformer-block/"]
+)
 def test_lesson_math_and_code_are_in_the_accessibility_tree(
     page: Any, site_url: str, lesson: str
 ) -> None:

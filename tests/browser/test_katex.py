@@ -26,7 +26,9 @@ NO_RAW_TEX = """() => {
 KATEX_SCRIPTS = ("katex.min.js", "auto-render", "katex-init")
 
 
-@pytest.mark.parametrize("lesson", ["attention/", "self-attention/", "transformer-block/"])
+@pytest.mark.parametrize(
+    "lesson", ["tokens/", "attention/", "self-attention/", "transformer-block/"]
+)
 def test_lesson_math_is_in_the_html_even_with_javascript_off(
     browser: Any, site_url: str, lesson: str
 ) -> None:
@@ -45,7 +47,14 @@ def test_lesson_math_is_in_the_html_even_with_javascript_off(
 def test_no_page_requests_katex_javascript(page: Any, site_url: str) -> None:
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    for path in ("", "attention/", "self-attention/", "transformer-block/", "notebooks/sqrt_dk/"):
+    for path in (
+        "",
+        "tokens/",
+        "attention/",
+        "self-attention/",
+        "transformer-block/",
+        "notebooks/sqrt_dk/",
+    ):
         page.goto(site_url + path, wait_until="load")
         page.wait_for_load_state("networkidle")
     scripts = [u for u in requested if any(name in u for name in KATEX_SCRIPTS)]

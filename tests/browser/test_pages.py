@@ -23,7 +23,7 @@ from tests.browser.conftest import SITE
 # Every page of the site under test (SITE_DIR, or site/) as a URL path ('' for the home
 # page), read from the built files; before any build, the pages the nav must hold.
 PAGES = built_pages(SITE) if SITE.is_dir() else []
-PAGES = PAGES or ["", "attention/", "self-attention/"]
+PAGES = PAGES or ["", "tokens/", "attention/", "self-attention/"]
 
 
 def open_page(page: Any, url: str) -> None:

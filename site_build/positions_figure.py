@@ -1,0 +1,182 @@
+"""Lesson 0's figures: the sinusoidal encoding, and how alike the model's learned positions are.
+
+:func:`sinusoidal_table` computes the encoding with :func:`attention_ref.sinusoidal_positions`
+and :func:`draw_sinusoidal` draws it as an image, one column per position and one row
+per entry. :func:`learned_similarity` reads all-MiniLM-L6-v2's 512 learned position
+rows (:mod:`attention_ref.minilm`) and their cosine similarities, which
+:func:`draw_similarity` draws as a 512 x 512 image. Both use one diverging scale made
+of the palette's two series colours, with the page's background at 0, so that they read
+in both palettes. ``site_build/figures.py`` pairs each computation with its drawing in a
+:class:`~site_build.figures.FigureSpec`; the learned one is keyed by the weights' hash.
+
+Examples
+--------
+>>> table = sinusoidal_table(4, 6)
+>>> table.pe.shape, table.pe[0].tolist()
+((4, 6), [0.0, 1.0, 0.0, 1.0, 0.0, 1.0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import attention_ref as ar
+from site_build.drawing import Palette
+
+#: Figure size in inches: 486 x 270 pt in the SVG, shown as 648 x 360 CSS px.
+SINUSOID_FIGSIZE = (6.75, 3.75)
+#: Square-ish for the similarity matrix: 486 x 396 pt, shown as 648 x 528 CSS px.
+SIMILARITY_FIGSIZE = (6.75, 5.5)
+
+
+@dataclass(frozen=True)
+class SinusoidTable:
+    """The sinusoidal encoding of positions ``0 .. n - 1`` in ``d`` entries.
+
+    Attributes
+    ----------
+    pe : ndarray, shape (n, d)
+        ``attention_ref.sinusoidal_positions(n, d)``.
+    """
+
+    pe: np.ndarray
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """Cosine similarity of every pair of the model's learned position rows.
+
+    Attributes
+    ----------
+    cos : ndarray, shape (n_positions, n_positions)
+        ``cos[i, j]`` is the cosine of the angle between position rows ``i`` and ``j``.
+    block : int
+        The figure draws the mean of each ``block`` x ``block`` square of ``cos``
+        (:func:`block_means`), which keeps the SVG small.
+    """
+
+    cos: np.ndarray
+    block: int = 1
+
+
+def sinusoidal_table(n_positions: int, d: int) -> SinusoidTable:
+    """The encoding the figure draws (``n_positions`` columns, ``d`` rows)."""
+    return SinusoidTable(ar.sinusoidal_positions(n_positions, d))
+
+
+def cosine_matrix(rows: np.ndarray) -> np.ndarray:
+    """Cosine similarity of every pair of rows of ``rows`` (n, d): (n, n), 1 on the diagonal.
+
+    Examples
+    --------
+    >>> cosine_matrix(np.array([[1.0, 0.0], [1.0, 1.0], [0.0, -2.0]])).round(3).tolist()
+    [[1.0, 0.707, 0.0], [0.707, 1.0, -0.707], [0.0, -0.707, 1.0]]
+    """
+    unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)  # (n, d)
+    return np.asarray(unit @ unit.T, dtype=np.float64)  # (n, n)
+
+
+def block_means(a: np.ndarray, block: int) -> np.ndarray:
+    """The mean of each ``block`` x ``block`` square of ``a`` (n, n), n a multiple of block.
+
+    Examples
+    --------
+    >>> block_means(np.arange(16.0).reshape(4, 4), 2).tolist()
+    [[2.5, 4.5], [10.5, 12.5]]
+    """
+    n = a.shape[0]
+    if a.shape != (n, n) or block < 1 or n % block:
+        raise ValueError(f"need a square array whose side {a.shape} is a multiple of {block}")
+    return np.asarray(a.reshape(n // block, block, n // block, block).mean(axis=(1, 3)))
+
+
+def learned_similarity(weights_sha256: str, block: int = 1) -> Similarity:
+    """The cosine similarities of all-MiniLM-L6-v2's learned position rows.
+
+    ``weights_sha256`` is the hash of the weights the data must come from (the figure's
+    spec gives :func:`site_build.heatmap_data.installed_weights_sha256`, so it keys the
+    cache entry); a model whose weights file hashes otherwise is refused.
+
+    Raises
+    ------
+    ValueError
+        If the installed weights are not the ones named by ``weights_sha256``.
+    """
+    from attention_ref.minilm import load_minilm
+
+    model = load_minilm()
+    if model.weights_sha256 != weights_sha256:
+        raise ValueError(
+            f"the installed weights hash to {model.weights_sha256}, not {weights_sha256}"
+        )
+    rows = np.asarray(model.position_embeddings, dtype=np.float64)  # (512, 384)
+    return Similarity(cosine_matrix(rows), block)
+
+
+def diverging(pal: Palette) -> Any:
+    """A colour map from the palette's orange (-1) through its background (0) to blue (+1)."""
+    from matplotlib.colors import LinearSegmentedColormap
+
+    return LinearSegmentedColormap.from_list(
+        "lesson0", [pal.unscaled, pal.background, pal.scaled], N=256
+    )
+
+
+def _style(ax: Any, pal: Palette) -> None:
+    ax.set_facecolor(pal.background)
+    ax.tick_params(colors=pal.foreground, which="both")
+    for spine in ax.spines.values():
+        spine.set_color(pal.foreground)
+    ax.xaxis.label.set_color(pal.foreground)
+    ax.yaxis.label.set_color(pal.foreground)
+
+
+def _colorbar(fig: Any, image: Any, ax: Any, pal: Palette, label: str) -> None:
+    bar = fig.colorbar(image, ax=ax, ticks=[-1, 0, 1], fraction=0.04, pad=0.02)
+    bar.outline.set_edgecolor(pal.foreground)
+    bar.ax.tick_params(colors=pal.foreground)
+    bar.set_label(label, color=pal.foreground)
+
+
+def draw_sinusoidal(fig: Any, pal: Palette, data: SinusoidTable) -> None:
+    """Columns are positions, rows the entries of the vector (entry 0 at the top)."""
+    ax = fig.add_subplot()
+    _style(ax, pal)
+    n, d = data.pe.shape
+    image = ax.imshow(
+        data.pe.T,  # (d, n)
+        cmap=diverging(pal),
+        vmin=-1,
+        vmax=1,
+        interpolation="none",
+        aspect="auto",
+        extent=(-0.5, n - 0.5, d - 0.5, -0.5),
+    )
+    ax.set_xlabel("position p")
+    ax.set_ylabel("entry of the vector (pair i = entry // 2)")
+    _colorbar(fig, image, ax, pal, "value (sin or cos)")
+
+
+def draw_similarity(fig: Any, pal: Palette, data: Similarity) -> None:
+    """Row i, column j: the cosine of position rows i and j (position 0 at the top left)."""
+    ax = fig.add_subplot()
+    _style(ax, pal)
+    n = data.cos.shape[0]
+    image = ax.imshow(
+        block_means(data.cos, data.block),  # (n / block, n / block)
+        cmap=diverging(pal),
+        vmin=-1,
+        vmax=1,
+        interpolation="none",
+        aspect="equal",
+        extent=(-0.5, n - 0.5, n - 0.5, -0.5),
+    )
+    ticks = [0, 128, 256, 384, 511]
+    ax.set_xticks(ticks)
+    ax.set_yticks(ticks)
+    ax.set_xlabel("position j")
+    ax.set_ylabel("position i")
+    _colorbar(fig, image, ax, pal, "cosine similarity")

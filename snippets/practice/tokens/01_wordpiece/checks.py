@@ -1,0 +1,195 @@
+"""Hidden checks for lesson 0, step 1: WordPiece, greedy and longest match first.
+
+Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
+with status 0 only when all of them pass. Expected values are worked out by hand
+(fixed cases) or by the plain algorithm below (seeded random words).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+try:
+    import _harness as h
+except ImportError:  # run from the repository: the harness sits two folders up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    import _harness as h
+
+TITLE = "Lesson 0, step 1, WordPiece"
+FUNCTION = "wordpiece"
+PARAMS = ("word", "vocab")
+FALLBACK_HINT = "wp-wrong"
+
+#: The hints this step gives for its own mistakes (the harness adds its common ones).
+HINTS: dict[str, str] = {
+    "wp-shortest": "You took the SHORTEST piece that matches. WordPiece is greedy the other "
+    "way: at each place, try the whole rest of the word first, then one character less, "
+    "and so on, and keep the first (longest) piece that is in vocab.",
+    "wp-no-hashes": "A piece that continues a word is written with ## in front in the "
+    'vocabulary: after "un", look up "##able", not "able". Only the first piece of a word '
+    "is looked up as it is.",
+    "wp-hashes-first": 'The first piece of a word has no ##: look up "un", not "##un". Put '
+    "## in front only of the pieces that continue the word.",
+    "wp-partial-unk": "When no piece matches somewhere in the word, the WHOLE word becomes "
+    'one [UNK]: return [vocab["[UNK]"]] alone, without the pieces found before it.',
+    "wp-no-unk": "A piece was looked up that is not in vocab (KeyError). Test `piece in vocab` "
+    "before using vocab[piece]; if not even one character matches at some place, the "
+    'answer is [vocab["[UNK]"]].',
+    "wp-wrong": "From the start of the word, repeatedly take the longest piece that is in "
+    "vocab (with ## in front if it does not start the word) and move past it; if nothing "
+    'matches at some place, return [vocab["[UNK]"]].',
+}
+
+Vocab = dict[str, int]
+
+#: A small vocabulary: whole-word pieces and ## continuations.
+VOCAB: Vocab = {
+    "[UNK]": 0,
+    "un": 1,
+    "u": 2,
+    "##aff": 3,
+    "##able": 4,
+    "##a": 5,
+    "##ff": 6,
+    "##ble": 7,
+    "able": 8,
+    "aff": 9,
+    "##n": 10,
+    "play": 11,
+    "##ing": 12,
+    "##s": 13,
+    "p": 14,
+    "##lay": 15,
+    "##i": 16,
+    "##ng": 17,
+    "##un": 18,
+}
+
+
+def expected(word: str, vocab: Vocab) -> list[int]:
+    """Greedy longest-match-first, written independently of any answer."""
+    ids: list[int] = []
+    i = 0
+    while i < len(word):
+        prefix = "##" if i else ""
+        match = next(
+            (j for j in range(len(word), i, -1) if prefix + word[i:j] in vocab),
+            None,
+        )
+        if match is None:
+            return [vocab["[UNK]"]]
+        ids.append(vocab[prefix + word[i:match]])
+        i = match
+    return ids
+
+
+def cases() -> list[h.Case]:
+    fixed = [
+        # un + ##aff + ##able (not u + ##n + ##a + ##ff + ##a + ##ble, nor un + aff + able).
+        h.Case("'unaffable' is un, ##aff, ##able", ("unaffable", VOCAB), [1, 3, 4]),
+        # play + ##ing: the longest first piece is "play", not "p".
+        h.Case("'playing' is play, ##ing", ("playing", VOCAB), [11, 12]),
+        h.Case("'plays' is play, ##s", ("plays", VOCAB), [11, 13]),
+        # A whole word in the vocabulary is one piece, without ##.
+        h.Case("'able' is the single piece able", ("able", VOCAB), [8]),
+        # un matches, then nothing starts with x: the whole word is unknown.
+        h.Case("'unx' cannot be split: [UNK]", ("unx", VOCAB), [0]),
+        h.Case("'xplay' cannot even start: [UNK]", ("xplay", VOCAB), [0]),
+    ]
+    rng = random.Random(2001)
+    starts = [p for p in VOCAB if not p.startswith(("#", "["))]
+    continuations = [p[2:] for p in VOCAB if p.startswith("##")]
+    seeded = []
+    for i in range(1, 4):
+        word = rng.choice(starts) + "".join(rng.choice(continuations) for _ in range(3))
+        seeded.append(h.Case(f"random case {i} ('{word}')", (word, VOCAB), expected(word, VOCAB)))
+    return fixed + seeded
+
+
+def _shortest(word: str, vocab: Vocab) -> list[int]:
+    ids: list[int] = []
+    i = 0
+    while i < len(word):
+        prefix = "##" if i else ""
+        match = next((j for j in range(i + 1, len(word) + 1) if prefix + word[i:j] in vocab), None)
+        if match is None:
+            return [vocab["[UNK]"]]
+        ids.append(vocab[prefix + word[i:match]])
+        i = match
+    return ids
+
+
+def _with_prefix(first: str, rest: str) -> object:
+    """Greedy longest match where the first piece gets ``first`` and the others ``rest``."""
+
+    def split(word: str, vocab: Vocab) -> list[int]:
+        ids: list[int] = []
+        i = 0
+        while i < len(word):
+            prefix = rest if i else first
+            match = next((j for j in range(len(word), i, -1) if prefix + word[i:j] in vocab), None)
+            if match is None:
+                return [vocab["[UNK]"]]
+            ids.append(vocab[prefix + word[i:match]])
+            i = match
+        return ids
+
+    return split
+
+
+def _partial_unknown(word: str, vocab: Vocab) -> list[int]:
+    ids: list[int] = []
+    i = 0
+    while i < len(word):
+        prefix = "##" if i else ""
+        match = next((j for j in range(len(word), i, -1) if prefix + word[i:j] in vocab), None)
+        if match is None:
+            return [*ids, vocab["[UNK]"]]
+        ids.append(vocab[prefix + word[i:match]])
+        i = match
+    return ids
+
+
+MISTAKES = [
+    h.Mistake("wp-shortest", _shortest),
+    h.Mistake("wp-no-hashes", _with_prefix("", "")),
+    h.Mistake("wp-hashes-first", _with_prefix("##", "##")),
+    h.Mistake("wp-partial-unk", _partial_unknown),
+]
+
+
+def explain_exception(exc: Exception, args: tuple[str, Vocab]) -> str | None:
+    """A KeyError means a piece that is not in the vocabulary was looked up: no [UNK]."""
+    if isinstance(exc, KeyError):
+        return "wp-no-unk"
+    return None
+
+
+def properties(run: h.Runner) -> Iterator[h.Result]:
+    """The pieces, with their ## taken off, spell the word again."""
+    word = "unaffables"
+    args = (word, VOCAB)
+    name = "the pieces of a word that can be split spell the word again"
+    answer, failure = run.call(name, args)
+    if failure is not None:
+        yield failure
+        return
+    pieces = {i: p for p, i in VOCAB.items()}
+    ids = h.as_list(answer) or []
+    spelled = "".join(pieces.get(i, "?").removeprefix("##") for i in ids)
+    yield run.check(
+        name,
+        args,
+        ok=spelled == word and "[UNK]" not in spelled,
+        actual=answer,
+        expected=f"ids whose pieces spell {word!r}",
+        hint="wp-wrong",
+        detail=f"the pieces spell {spelled!r}",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(h.main(sys.modules[__name__], sys.argv))

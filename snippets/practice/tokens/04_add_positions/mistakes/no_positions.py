@@ -1,0 +1,24 @@
+"""Returns the token vectors alone: nothing tells one place from another.
+
+EXPECTED_HINT: add-nothing
+"""
+
+import math
+
+
+def embed(ids, table):
+    """Step 2: row ids[t] of the table for every token t."""
+    return [list(table[token_id]) for token_id in ids]
+
+
+def sinusoidal(p, d):
+    """Step 3: the sinusoidal vector of position p, d numbers long."""
+    out = []
+    for i in range(d // 2):
+        angle = p / 10000 ** (2 * i / d)
+        out += [math.sin(angle), math.cos(angle)]
+    return out
+
+
+def add_positions(ids, table):
+    return embed(ids, table)

@@ -1,0 +1,16 @@
+"""Uses the pair's first entry 2i as i in the exponent: 10000 ** (4i / d).
+
+EXPECTED_HINT: rope-exponent
+"""
+
+import math
+
+
+def rope(q, p):
+    d = len(q)
+    out = []
+    for i in range(d // 2):
+        a = p / 10000 ** (2 * (2 * i) / d)
+        x, y = q[2 * i], q[2 * i + 1]
+        out += [x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)]
+    return out

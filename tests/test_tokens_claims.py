@@ -1,0 +1,390 @@
+"""The claims docs/tokens.md makes in prose, alt text and captions, recomputed.
+
+Sybil checks every printed output against the page; these tests check the sentences
+written around them. Each recomputes its fact from an independent source where one
+exists (the model package's own ``vocab.txt`` and ``tokenizer.json`` read without
+``attention_ref``, a LayerNorm written out in float64, rotations as complex numbers,
+the practice step's plain-Python WordPiece) and finds the sentence on the rendered page.
+"""
+
+from __future__ import annotations
+
+import cmath
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attention_ref import causal_mask, position_frequencies
+from attention_ref.minilm import load_minilm, model_dir
+from site_build import figures as F
+from site_build import positions_figure as P
+from testbed.claims import claim, page_text, run_snippet
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = "tokens.md"
+SENTENCE = "The animal didn't cross the street because it was too tired."
+SPECS = {spec.name: spec for spec in F.FIGURES}
+
+
+@pytest.fixture(scope="module")
+def vocab() -> dict[str, int]:
+    """vocab.txt of the model package: one piece a line, the line number is the id."""
+    lines = (model_dir() / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    return {piece: i for i, piece in enumerate(lines)}
+
+
+@pytest.fixture(scope="module")
+def model() -> Any:
+    return load_minilm()
+
+
+@pytest.fixture(scope="module")
+def text() -> dict[str, Any]:
+    return run_snippet("tokens_text.py")
+
+
+@pytest.fixture(scope="module")
+def vectors() -> dict[str, Any]:
+    return run_snippet("tokens_vectors.py")
+
+
+@pytest.fixture(scope="module")
+def positions() -> dict[str, Any]:
+    return run_snippet("positions.py")
+
+
+@pytest.fixture(scope="module")
+def learned() -> dict[str, Any]:
+    return run_snippet("learned_positions.py")
+
+
+# --- text to tokens ------------------------------------------------------------------------
+
+
+def test_three_things_happened_to_the_sentence(text: dict[str, Any], vocab: dict[str, int]) -> None:
+    claim(PAGE, "Three things happened.")
+    claim(PAGE, 'The text was lower-cased ("The" became the).')
+    claim(PAGE, "\"didn't\" became three tokens, didn, ' and t")
+    claim(PAGE, "And two tokens were added that are not in the text at all: [CLS] at the start")
+    tokens, ids = text["tokens"], text["ids"].tolist()
+    assert text["sentence"] == SENTENCE
+    # 1. lower-cased: "The" is `the`; the pieces spell the sentence in lower case.
+    assert tokens[1] == "the" and "The" not in tokens
+    assert "".join(tokens[1:-1]) == SENTENCE.lower().replace(" ", "")
+    # 2. didn't -> didn, ', t (three tokens in a row).
+    start = tokens.index("didn")
+    assert tokens[start : start + 3] == ["didn", "'", "t"]
+    # 3. two added: [CLS] first, [SEP] last, nowhere in the text.
+    assert (tokens[0], tokens[-1]) == ("[CLS]", "[SEP]")
+    assert tokens.count("[CLS]") == tokens.count("[SEP]") == 1
+    # The ids are vocab.txt's line numbers of the pieces.
+    assert ids == [vocab[t] for t in tokens]
+
+
+def test_the_vocabulary_and_the_table(vocab: dict[str, int], model: Any) -> None:
+    claim(PAGE, "The vocabulary has 30,522 pieces.")
+    claim(PAGE, "The table has 30,522 rows of 384 numbers.")
+    assert len(vocab) == 30_522 == model.word_embeddings.shape[0]
+    assert model.word_embeddings.shape == (30_522, 384)
+
+
+def test_a_rare_word_splits_into_hash_pieces(text: dict[str, Any], vocab: dict[str, int]) -> None:
+    claim(PAGE, '"embeddings" is not one of them, so it is spelled em, ##bed, ##ding, ##s')
+    claim(PAGE, "so ##s and a standalone s are different pieces with different ids")
+    assert "embeddings" not in vocab
+    assert text["model"].tokenize("embeddings")[0] == [
+        "[CLS]",
+        "em",
+        "##bed",
+        "##ding",
+        "##s",
+        "[SEP]",
+    ]
+    assert "s" in vocab and "##s" in vocab and vocab["s"] != vocab["##s"]
+
+
+def test_the_practice_wordpiece_splits_real_words_as_the_tokenizer(
+    text: dict[str, Any], vocab: dict[str, int]
+) -> None:
+    """Step 1's solution, plain Python on vocab.txt, agrees with the real tokenizer."""
+    claim(PAGE, "The split itself is greedy, longest match first.")
+    namespace: dict[str, Any] = {}
+    source = ROOT / "snippets" / "practice" / "tokens" / "01_wordpiece" / "solution.py"
+    exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
+    wordpiece = namespace["wordpiece"]
+    for word in ("embeddings", "unaffable", "photosynthesis", "tokenization", "tired"):
+        pieces = text["model"].tokenize(word)[0][1:-1]
+        assert wordpiece(word, vocab) == [vocab[p] for p in pieces], word
+
+
+def test_unknown_characters_and_accents(text: dict[str, Any]) -> None:
+    claim(PAGE, "The pizza emoji is in no piece at all and becomes [UNK]")
+    claim(PAGE, 'Written against the word, as in "pizza🍕", it takes the whole word with it')
+    claim(PAGE, "This model's tokenizer also removes accents after lower-casing")
+    claim(PAGE, '"Café naïve" reads as cafe and naive.')
+    tokenize = text["model"].tokenize
+    assert tokenize("pizza 🍕")[0] == ["[CLS]", "pizza", "[UNK]", "[SEP]"]
+    assert tokenize("pizza🍕")[0] == ["[CLS]", "[UNK]", "[SEP]"]
+    assert "🍕" not in (model_dir() / "vocab.txt").read_text(encoding="utf-8")
+    assert tokenize("Café naïve")[0][1:-1] == ["cafe", "naive"]
+    assert tokenize("CAFÉ")[0][1:-1] == ["cafe"]  # lower-cased, then the accent goes
+
+
+# --- tokens to vectors -------------------------------------------------------------------
+
+
+def test_lookup_is_the_one_hot_product(vectors: dict[str, Any]) -> None:
+    claim(PAGE, "Both give the same numbers; the lookup just skips the multiplications by zero.")
+    rows, product = vectors["rows"], vectors["product"]
+    assert rows.shape == (16, 384)
+    assert np.array_equal(product, rows)
+    assert (vectors["one_hot"].sum(axis=1) == 1).all()
+
+
+def test_related_words_are_closer_than_unrelated_ones(
+    vectors: dict[str, Any], vocab: dict[str, int], model: Any
+) -> None:
+    claim(PAGE, "On each line, the related word is closer than the unrelated one:")
+    claim(PAGE, '"dog" is closer to "puppy" than to "car", "king" to "queen" than to "banana",')
+    claim(PAGE, '"tired" to "exhausted" than to "street".')
+    table = np.asarray(model.word_embeddings, dtype=np.float64)
+
+    def cos(a: str, b: str) -> float:  # rows by vocab.txt's ids, summed with math.fsum
+        u, v = table[vocab[a]].tolist(), table[vocab[b]].tolist()
+        dot = math.fsum(x * y for x, y in zip(u, v, strict=True))
+        return dot / math.sqrt(math.fsum(x * x for x in u) * math.fsum(y * y for y in v))
+
+    assert vectors["TRIPLES"] == [
+        ("dog", "puppy", "car"),
+        ("king", "queen", "banana"),
+        ("tired", "exhausted", "street"),
+    ]
+    for word, near, far in vectors["TRIPLES"]:
+        assert cos(word, near) > cos(word, far), (word, near, far)
+        assert vectors["cosine"](word, near) == round(cos(word, near), 3)
+
+
+# --- why position is needed -----------------------------------------------------------------
+
+
+def test_attention_alone_reorders_and_a_causal_mask_does_not(vectors: dict[str, Any]) -> None:
+    claim(PAGE, 'The first line is that: the outputs for "man bites dog" are those for "dog bites')
+    claim(PAGE, "The second line shows the one exception, a causal mask")
+    claim(PAGE, "Then the first token sees one row and the last sees all three")
+    attend, X, swap = vectors["attend"], vectors["X"], vectors["swap"]
+    assert swap == [2, 1, 0]
+    assert np.allclose(attend(X[swap]), attend(X)[swap])
+    assert not np.allclose(attend(X[swap], True), attend(X, True)[swap])
+    assert causal_mask(3).sum(axis=1).tolist() == [1, 2, 3]
+
+
+def test_three_ways(positions: dict[str, Any]) -> None:
+    claim(PAGE, "So every transformer puts position in explicitly. There are three common ways.")
+    headings = re.findall(r"^### (\d)\. ", (ROOT / "docs" / PAGE).read_text(encoding="utf-8"), re.M)
+    assert headings == ["1", "2", "3"]
+
+
+# --- sinusoidal -----------------------------------------------------------------------------
+
+
+def test_the_frequencies_fall_from_one_radian(positions: dict[str, Any]) -> None:
+    claim(PAGE, "Pair 0 turns one radian per position; each later pair turns more slowly, down to")
+    claim(PAGE, "almost nothing for the last one")
+    w = positions["w"]
+    assert w[0] == 1.0 and (np.diff(w) < 0).all()
+    assert w[-1] < 2e-4  # 10000 ** (-382 / 384)
+    assert math.isclose(w[-1], 10000 ** (-382 / 384), rel_tol=1e-12)
+
+
+def test_every_position_gets_a_different_vector(positions: dict[str, Any]) -> None:
+    claim(PAGE, "Every position gets a different vector, and no training is needed.")
+    pe = positions["PE"]  # (512, 384)
+    gaps = np.linalg.norm(pe[:, None, :] - pe[None, :, :], axis=-1)  # (512, 512)
+    assert gaps[~np.eye(512, dtype=bool)].min() > 0.1
+
+
+def test_one_shift_matrix_for_every_position(positions: dict[str, Any]) -> None:
+    claim(PAGE, "The same \\(M_3\\) carries position 0 to 3, 10 to 13 and 200 to 203")
+    claim(PAGE, "it is a rotation (its transpose is its inverse), and it is made of 2 × 2 blocks")
+    m, pe = positions["M"], positions["PE"]
+    for p in (0, 10, 200):
+        assert np.allclose(pe[p] @ m, pe[p + 3], atol=1e-12)
+    assert np.allclose(m.T @ m, np.eye(384), atol=1e-12)
+    w = position_frequencies(384)
+    for i in range(192):  # one rotation by 3 w_i per pair, written out; zeros elsewhere
+        a = 3 * float(w[i])
+        block = [[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]
+        assert np.allclose(m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2], block, rtol=0, atol=1e-15)
+        assert np.count_nonzero(m[2 * i : 2 * i + 2]) == 4
+
+
+def test_sinusoidal_figure_caption_and_alt_text() -> None:
+    claim(PAGE, "The sinusoidal encoding for \\(d = 128\\) and the first 100 positions")
+    claim(PAGE, "Each column is the vector added to the token at that position.")
+    spec = SPECS["sinusoidal"]
+    assert spec.params == {"n_positions": 100, "d": 128}
+    pe = spec.compute(**spec.params).pe  # (100, 128)
+    source = (ROOT / "docs" / PAGE).read_text(encoding="utf-8")
+    alt = re.search(r"!\[(An image of 128 rows[^\]]*)\]\(figures/sinusoidal-light", source)
+    assert alt, "the sinusoidal figure's alt text"
+    assert source.count(alt[1]) == 2, "light and dark share one alt text"
+    assert "by 100 columns, positions 0 to 99" in alt[1] and pe.shape == (100, 128)
+    # "The top rows swing between orange and blue every few positions": entry 0 (sin p)
+    # changes sign at least once in every 5 consecutive positions (a half turn is pi).
+    signs = np.sign(pe[1:, 0])
+    assert all(len(set(signs[p : p + 5])) == 2 for p in range(len(signs) - 5))
+    # "In the bottom rows nothing changes across the 100 positions: the cosine rows
+    # stay blue, near 1, and the sine rows stay at the background colour, near 0."
+    assert "the cosine rows stay blue, near 1, and the sine rows stay at the background" in alt[1]
+    bottom = pe[:, -8:]  # the last four pairs
+    assert (bottom[:, 1::2] > 0.999).all() and (np.abs(bottom[:, 0::2]) < 0.05).all()
+
+
+# --- learned ---------------------------------------------------------------------------------
+
+
+def test_512_positions_are_a_512_token_limit(model: Any) -> None:
+    claim(PAGE, "this model has 512 position rows, so it cannot read a sequence longer than 512")
+    config = json.loads((model_dir() / "config.json").read_text(encoding="utf-8"))
+    assert model.position_embeddings.shape[0] == config["max_position_embeddings"] == 512
+    with pytest.raises(ValueError, match="512"):
+        model.tokenize("word " * 600)
+
+
+def _by_distance(cos: np.ndarray) -> np.ndarray:
+    n = cos.shape[0]
+    return np.array([np.mean([cos[i, i + k] for i in range(n - k)]) for k in range(n)])
+
+
+@pytest.fixture(scope="module")
+def learned_cos(model: Any) -> np.ndarray:
+    rows = np.asarray(model.position_embeddings, dtype=np.float64)
+    norms = np.sqrt((rows * rows).sum(axis=1))
+    return np.asarray((rows @ rows.T) / np.outer(norms, norms))
+
+
+def test_what_training_put_in_the_position_rows(
+    learned: dict[str, Any], learned_cos: np.ndarray
+) -> None:
+    claim(PAGE, "pairs one position apart are the most alike of all, with the highest mean cosine")
+    claim(PAGE, "It drops by three positions apart and rises again by six, a ripple that runs")
+    claim(PAGE, "pairs 100 or more positions apart are on average close to unrelated, with some")
+    claim(PAGE, "distances mildly opposed (the last line above gives the most opposed one)")
+    bd = _by_distance(learned_cos)
+    np.testing.assert_allclose(learned["by_distance"], bd, atol=1e-12)
+    assert bd[1] == bd[1:].max()
+    assert bd[3] < bd[2] < bd[1] and bd[6] > bd[3]
+    # The ripple runs along the whole table: local maxima in every quarter of distances.
+    peaks = [k for k in range(2, 511) if bd[k - 1] < bd[k] > bd[k + 1]]
+    assert all(any(a <= k < a + 128 for k in peaks) for a in (0, 128, 256, 384))
+    far = np.abs(np.subtract.outer(np.arange(512), np.arange(512))) >= 100
+    assert abs(learned_cos[far].mean()) < 0.1
+    negative = int((bd < 0).sum())
+    assert 0 < negative < 256 and -0.5 < bd.min() < 0
+    assert learned["lowest"] == int(bd.argmin())
+
+
+def test_learned_figure_alt_text_and_caption(learned_cos: np.ndarray) -> None:
+    claim(PAGE, "each cell is the mean of a 4 × 4 block of pairs")
+    spec = SPECS["learned-positions"]
+    assert spec.params["block"] == 4
+    assert spec.params["weights_sha256"] == load_minilm().weights_sha256
+    data = spec.compute(**spec.params)
+    np.testing.assert_allclose(data.cos, learned_cos, atol=1e-12)
+    cells = P.block_means(data.cos, data.block)  # (128, 128)
+    source = (ROOT / "docs" / PAGE).read_text(encoding="utf-8")
+    alt = re.search(r"!\[(A square image[^\]]*)\]\(figures/learned-positions-light", source)
+    assert alt and source.count(alt[1]) == 2
+    alt_text = alt[1]
+    assert "drawn as 128 by 128 cells, each the mean of a 4 by 4 block" in alt_text
+    assert cells.shape == (128, 128)
+    # "The diagonal ... is the strongest blue": the largest cell of every row.
+    assert "The diagonal, where rows meet themselves and their nearest neighbours" in alt_text
+    assert (cells.argmax(axis=1) == np.arange(128)).all()
+    # "About 250 positions off the diagonal runs a band of pale orange, the most opposed".
+    assert "About 250 positions off the diagonal runs a band of pale orange" in alt_text
+    lowest = int(_by_distance(learned_cos).argmin())
+    assert 240 <= lowest <= 260 and _by_distance(learned_cos)[lowest] < 0
+    # "Everywhere 100 or more positions off the diagonal the colours stay pale: no cell
+    # there gets two thirds of the way to either end of the scale."
+    assert "no cell there gets two thirds of the way to either end of the scale" in alt_text
+    offset = 4 * np.abs(np.subtract.outer(np.arange(128), np.arange(128)))
+    assert np.abs(cells[offset >= 100]).max() < 2 / 3
+
+
+# --- rotary -----------------------------------------------------------------------------------
+
+
+def test_rope_scores_depend_on_the_distance_only(positions: dict[str, Any]) -> None:
+    claim(PAGE, "Positions 3 and 0, 7 and 4, 103 and 100 are all 3 apart, and all three scores")
+    claim(PAGE, "are equal; 7 and 2 are 5 apart and score differently.")
+    q, k = positions["q"], positions["k"]
+    w = position_frequencies(64)
+
+    def turned(x: np.ndarray, p: int) -> list[complex]:  # pairs as complex numbers
+        return [complex(x[2 * i], x[2 * i + 1]) * cmath.exp(1j * p * w[i]) for i in range(32)]
+
+    def score(i: int, j: int) -> float:  # Re(sum a conj(b)) is the dot product of the pairs
+        return math.fsum(
+            (a * b.conjugate()).real for a, b in zip(turned(q, i), turned(k, j), strict=True)
+        )
+
+    same = [score(3, 0), score(7, 4), score(103, 100)]
+    assert max(same) - min(same) < 1e-9
+    assert abs(score(7, 2) - same[0]) > 0.1
+    assert positions["score"](7, 4) == round(same[0], 4)
+
+
+def test_added_positions_move_the_score(positions: dict[str, Any]) -> None:
+    claim(PAGE, "Added positions give three different scores for the same distance")
+    z_q, z_k = positions["Z_q"], positions["Z_k"]
+    scores = [float(z_q[i] @ z_k[j]) for i, j in ((3, 0), (7, 4), (103, 100))]
+    assert min(abs(a - b) for a, b in ((scores[0], scores[1]), (scores[1], scores[2]))) > 1
+
+
+# --- Z for the real model ----------------------------------------------------------------------
+
+
+def test_z_is_the_models_first_hidden_state(model: Any) -> None:
+    claim(PAGE, "the row of token \\(t\\) is the sum of three learned rows, then a LayerNorm")
+    claim(
+        PAGE, "they agree: the tokens are the same, and every entry matches to within a millionth"
+    )
+    claim(PAGE, "the rows above were added in float32, the precision of the weights file, and")
+    claim(PAGE, "the model adds them in float64.")
+    z = run_snippet("z_real.py")
+    assert z["summed"].dtype == np.float32 and z["Z"].shape == (16, 384)
+    first = z["run"].hidden_states[0]
+    assert z["run"].tokens == z["tokens"]
+    assert 0 < np.abs(z["Z"] - first).max() < 1e-6
+    # The same three rows added in float64, and a LayerNorm written out: equal to 1e-12.
+    ids = z["ids"]
+    x = (
+        np.asarray(model.word_embeddings, dtype=np.float64)[ids]
+        + np.asarray(model.position_embeddings, dtype=np.float64)[: len(ids)]
+        + np.asarray(model.token_type_embeddings, dtype=np.float64)[0]
+    )
+    mean = x.mean(axis=1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+    gain, bias = (np.asarray(a, dtype=np.float64) for a in model.embeddings_norm)
+    by_hand = (x - mean) / np.sqrt(var + 1e-12) * gain + bias
+    np.testing.assert_allclose(by_hand, first, rtol=0, atol=1e-12)
+
+
+def test_a_single_sentence_is_all_segment_0() -> None:
+    claim(PAGE, "a single sentence is all segment 0")
+    tokenizers = pytest.importorskip("tokenizers", reason="reads tokenizer.json on its own")
+    tok = tokenizers.Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
+    assert set(tok.encode(SENTENCE).type_ids) == {0}
+
+
+def test_the_practice_has_five_steps() -> None:
+    claim(PAGE, "Five steps take a word from text to the vector attention receives")
+    steps = sorted((ROOT / "snippets" / "practice" / "tokens").glob("[0-9][0-9]_*"))
+    assert len(steps) == 5
+    assert page_text(PAGE).count("Scaffolding: the starter gives the signature") == 5
