@@ -213,7 +213,7 @@ def line_html(sources: Sequence[Source], blob_url: str, checked_url: str) -> str
     --------
     >>> line = line_html([Source("s/a.py", ("x",), 3, 5)], "https://h/r/blob/main/", "/c")
     >>> print(line.replace("> · <", ">\\n · <").replace("><", ">\\n<"))
-    <p class="output-source" data-search-exclude>
+    <p class="output-source">
     <a href="https://h/r/blob/main/s/a.py#L3-L5">s/a.py · x</a>
      · <a href="/c">checked on every change</a>
     </p>
@@ -224,7 +224,7 @@ def line_html(sources: Sequence[Source], blob_url: str, checked_url: str) -> str
         for s in sources
     )
     checked = f'<a href="{html.escape(checked_url)}">checked on every change</a>'
-    return f'<p class="{CLASS}" data-search-exclude>{links} · {checked}</p>'
+    return f'<p class="{CLASS}">{links} · {checked}</p>'
 
 
 def insert_lines(page_html: str, lines: Sequence[str]) -> str:

@@ -140,7 +140,7 @@ def test_notebook_cells_and_their_lines() -> None:
 # --- The built site -----------------------------------------------------------------------
 
 OUTPUT_BLOCK = re.compile(r'<span class="filename">Output</span>.*?</pre>(.*?)</div>', re.DOTALL)
-LINE = re.compile(r'<p class="output-source" data-search-exclude>(.*?)</p>', re.DOTALL)
+LINE = re.compile(r'<p class="output-source">(.*?)</p>', re.DOTALL)
 LINK = re.compile(r'<a href="([^"]+)">([^<]+)</a>')
 
 
