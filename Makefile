@@ -28,8 +28,8 @@ $(BIN)/uv:
 # this checkout through a .pth file; none of them is installed as a distribution (the
 # distribution, attention_ref alone, is what `make dist` builds). An `attention-lesson`
 # left by an older `make install` is removed.
-$(VENV)/.synced: requirements.lock pyproject.toml | $(BIN)/uv
-	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
+$(VENV)/.synced: requirements.lock requirements.exclude pyproject.toml | $(BIN)/uv
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python --excludes requirements.exclude -r requirements.lock
 	-@$(BIN)/uv pip uninstall --quiet --python $(BIN)/python attention-lesson 2>/dev/null
 	echo "$(CURDIR)" > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/_attention_lesson_checkout.pth"
 	touch $@
@@ -50,7 +50,7 @@ install-browser: $(CHROMIUM) ## Install Debian's Chromium where it is missing
 
 .PHONY: lock
 lock: | $(BIN)/uv ## Re-resolve requirements.lock from pyproject.toml
-	$(BIN)/uv pip compile --quiet --python-version 3.11 --group pyproject.toml:dev -o requirements.lock
+	$(BIN)/uv pip compile --quiet --python-version 3.11 --group pyproject.toml:dev --excludes requirements.exclude -o requirements.lock
 
 DIST_DIR ?= dist
 .PHONY: dist

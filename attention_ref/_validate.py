@@ -205,6 +205,15 @@ def square_weight(w: npt.ArrayLike, name: str, d_model: int) -> FloatArray:
     return arr
 
 
+def bias(b: npt.ArrayLike, name: str, d_model: int) -> FloatArray:
+    """Check a projection bias: real, finite and of shape ``(d_model,)``."""
+    arr = real_array(b, name)
+    if arr.shape != (d_model,):
+        raise ValueError(f"{name} must have shape (d_model,) = ({d_model},), got {arr.shape}")
+    finite(arr, name)
+    return arr
+
+
 def sequence(x: npt.ArrayLike, name: str) -> FloatArray:
     """Check a sequence of token vectors: real, finite, at least ``(n, d_model)``."""
     arr = real_array(x, name)

@@ -136,6 +136,10 @@ def multi_head_attention(
     w_o: npt.ArrayLike,
     *,
     num_heads: int,
+    b_q: npt.ArrayLike | None = ...,
+    b_k: npt.ArrayLike | None = ...,
+    b_v: npt.ArrayLike | None = ...,
+    b_o: npt.ArrayLike | None = ...,
     context: npt.ArrayLike | None = ...,
     mask: npt.ArrayLike | None = ...,
     is_causal: bool = ...,
@@ -152,6 +156,10 @@ def multi_head_attention(
     w_o: npt.ArrayLike,
     *,
     num_heads: int,
+    b_q: npt.ArrayLike | None = ...,
+    b_k: npt.ArrayLike | None = ...,
+    b_v: npt.ArrayLike | None = ...,
+    b_o: npt.ArrayLike | None = ...,
     context: npt.ArrayLike | None = ...,
     mask: npt.ArrayLike | None = ...,
     is_causal: bool = ...,
@@ -167,6 +175,10 @@ def multi_head_attention(
     w_o: npt.ArrayLike,
     *,
     num_heads: int,
+    b_q: npt.ArrayLike | None = None,
+    b_k: npt.ArrayLike | None = None,
+    b_v: npt.ArrayLike | None = None,
+    b_o: npt.ArrayLike | None = None,
     context: npt.ArrayLike | None = None,
     mask: npt.ArrayLike | None = None,
     is_causal: bool = False,
@@ -175,8 +187,10 @@ def multi_head_attention(
     """Multi-head attention of ``x`` over itself (self-attention) or over ``context``.
 
     ``merge_heads(attention(split(x @ w_q), split(context @ w_k), split(context @ w_v))) @ w_o``,
-    each head scaled by ``1/sqrt(d_model / num_heads)``. No biases, as
-    ``torch.nn.MultiheadAttention(..., bias=False)``.
+    each head scaled by ``1/sqrt(d_model / num_heads)``. Without biases (the default)
+    it is ``torch.nn.MultiheadAttention(..., bias=False)``; with ``b_q, b_k, b_v, b_o``
+    every projection adds its bias (``Q = x @ w_q + b_q``, the output ``... @ w_o + b_o``),
+    as BERT's attention and ``torch.nn.MultiheadAttention(..., bias=True)``.
 
     Parameters
     ----------
@@ -186,6 +200,8 @@ def multi_head_attention(
         Projections in the row-vector convention: ``Q = x @ w_q``.
     num_heads : int, keyword-only
         A positive divisor of ``d_model``.
+    b_q, b_k, b_v, b_o : array_like, shape (d_model,), optional, keyword-only
+        The projections' biases; each one left out (None) is zero.
     context : array_like, shape (..., m, d_model), optional, keyword-only
         The sequence keys and values come from (cross-attention); defaults to ``x``.
         Its leading dimensions broadcast against those of ``x``.
@@ -213,6 +229,7 @@ def multi_head_attention(
     ValueError
         If ``x`` or ``context`` has fewer than 2 dimensions or a non-finite value,
         ``num_heads`` does not divide ``d_model``, a weight is not ``(d_model, d_model)``,
+        a bias is not ``(d_model,)``,
         ``context`` is not ``d_model`` wide, the mask has the wrong shape, or both
         ``mask`` and ``is_causal`` are given.
     TypeError
@@ -242,14 +259,25 @@ def multi_head_attention(
     >>> multi_head_attention([[1, 0], [0, 1]], eye, eye, eye, eye, num_heads=2,
     ...                      is_causal=True).round(3).tolist()
     [[1.0, 0.0], [0.5, 0.731]]
+
+    An output bias is added to every token's row; a key bias ``b_k`` adds the same
+    ``q . b_k`` to all of a query's scores, so its weights do not move:
+
+    >>> multi_head_attention([[1, 0], [0, 1]], eye, eye, eye, eye, num_heads=2,
+    ...                      b_k=[5, -3], b_o=[10, 20]).round(3).tolist()
+    [[10.731, 20.5], [10.5, 20.731]]
     """
     x_arr = _validate.sequence(x, "x")
     d_model = x_arr.shape[-1]
     heads = _validate.num_heads(num_heads, d_model)
-    weights = [
+    weights = tuple(
         _validate.square_weight(w, name, d_model)
         for w, name in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v"), (w_o, "w_o"))
-    ]
+    )
+    biases = tuple(
+        None if b is None else _validate.bias(b, name, d_model)
+        for b, name in ((b_q, "b_q"), (b_k, "b_k"), (b_v, "b_v"), (b_o, "b_o"))
+    )
     if context is None:
         c_arr = x_arr
     else:
@@ -260,18 +288,39 @@ def multi_head_attention(
                 f"and x {x_arr.shape}"
             )
         _validate.batch_shape("x and context", x_arr.shape[:-2], c_arr.shape[:-2])
+    source = "context" if context is not None else "x"
     if c_arr.shape[-2] == 0:
-        source = "context" if context is not None else "x"
         raise ValueError(
             f"{source} holds no tokens (shape {c_arr.shape}): the keys and values come from "
             f"it, and attention needs at least one"
         )
+    if return_weights:
+        return _attend(x_arr, c_arr, weights, biases, heads, mask, is_causal, source)
+    out, _ = _attend(
+        x_arr, c_arr, weights, biases, heads, mask, is_causal, source, return_weights=False
+    )
+    return out
+
+
+def _attend(
+    x_arr: FloatArray,
+    c_arr: FloatArray,
+    weights: tuple[FloatArray, ...],
+    biases: tuple[FloatArray | None, ...],
+    heads: int,
+    mask: npt.ArrayLike | None,
+    is_causal: bool,
+    source: str,
+    *,
+    return_weights: bool = True,
+) -> tuple[FloatArray, FloatArray]:
+    """Multi-head attention on checked arrays; the weights are empty unless asked for."""
     q, k, v = (
-        _project(seq, w, f"{seq_name} @ {w_name}")
-        for seq, w, seq_name, w_name in (
-            (x_arr, weights[0], "x", "w_q"),
-            (c_arr, weights[1], "context" if context is not None else "x", "w_k"),
-            (c_arr, weights[2], "context" if context is not None else "x", "w_v"),
+        _project(seq, w, b, f"{seq_name} @ {w_name}")
+        for seq, w, b, seq_name, w_name in (
+            (x_arr, weights[0], biases[0], "x", "w_q"),
+            (c_arr, weights[1], biases[1], source, "w_k"),
+            (c_arr, weights[2], biases[2], source, "w_v"),
         )
     )
     q_h, k_h, v_h = (split_heads(a, heads) for a in (q, k, v))  # (..., h, n or m, d_head)
@@ -283,15 +332,18 @@ def multi_head_attention(
     if return_weights:
         w_h = attention_weights(q_h, k_h, head_mask, is_causal=is_causal)  # (..., h, n, m)
         out_h = np.matmul(w_h, v_h.astype(w_h.dtype, copy=False))  # (..., h, n, d_head)
-        return _project(merge_heads(out_h), weights[3], "heads @ w_o"), w_h
+        return _project(merge_heads(out_h), weights[3], biases[3], "heads @ w_o"), w_h
     out_h = scaled_dot_product_attention(q_h, k_h, v_h, head_mask, is_causal=is_causal)
-    return _project(merge_heads(out_h), weights[3], "heads @ w_o")  # (..., n, d_model)
+    out = _project(merge_heads(out_h), weights[3], biases[3], "heads @ w_o")  # (..., n, d_model)
+    return out, np.empty((0,), dtype=out.dtype)
 
 
-def _project(seq: FloatArray, w: FloatArray, what: str) -> FloatArray:
-    """``seq @ w``, refusing a result that overflowed (finite inputs, infinite product)."""
+def _project(seq: FloatArray, w: FloatArray, b: FloatArray | None, what: str) -> FloatArray:
+    """``seq @ w (+ b)``, refusing a result that overflowed (finite inputs, infinite product)."""
     with np.errstate(over="ignore", invalid="ignore"):
         out: FloatArray = np.matmul(seq, w)
+        if b is not None:
+            out = np.add(out, b, out=out) if out.dtype == np.result_type(out, b) else out + b
     if not np.isfinite(out).all():
         raise FloatingPointError(
             f"{what} overflows {out.dtype} (shape {out.shape}); scale the inputs down"

@@ -22,9 +22,10 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bench import report
+from bench.schema import Results
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
@@ -151,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         results["sections_in_last_run"] = sections
         results["machine"]["bench_priority"] = priority
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    text = report.markdown(results)
+    text = report.markdown(cast(Results, results))
     PAGE_TABLE.write_text(text, encoding="utf-8")
     print(text)
     return 0

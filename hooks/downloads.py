@@ -20,7 +20,6 @@ before mkdocs-htmlproofer-plugin's ``on_files``.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path, PurePosixPath
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -39,33 +38,22 @@ NOTEBOOK_DIR = "notebooks"
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     downloads = fresh_import("site_build.downloads")  # edits show under `mkdocs serve`
     wheel = downloads.build_wheel(ROOT, WHEEL_CACHE)
-    folder = downloads.DOWNLOADS_DIR
-    put_generated(files, config, f"{folder}/{wheel.name}", abs_src_path=str(wheel))
+    put_generated(files, config, f"{downloads.DOWNLOADS_DIR}/{wheel.name}", abs_src_path=str(wheel))
     url = downloads.wheel_url(config.site_url or "", wheel.name)
     for file in list(files):
         src = PurePosixPath(file.src_uri)
         if src.parent.as_posix() != NOTEBOOK_DIR or src.suffix != ".py" or not file.abs_src_path:
             continue
-        text = Path(file.abs_src_path).read_text(encoding="utf-8")
-        if downloads.WHEEL_MARKER not in text:
+        folder = downloads.filled_notebook_copy(Path(file.abs_src_path), src, url, NOTEBOOK_COPIES)
+        if folder is None:
             continue
-        filled = downloads.fill_notebook(text, url)
-        # One folder per filled text, so builds for two site_urls (a test build next to
-        # `mkdocs serve`) never read each other's copy; the tail stays notebooks/<name>.py,
-        # which mkdocs-jupyter's `include` matches.
-        folder_of_copy = NOTEBOOK_COPIES / hashlib.sha256(filled.encode()).hexdigest()[:16]
-        copy = folder_of_copy / src
-        if not copy.is_file():
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_text(filled, encoding="utf-8")
-        downloads.prune_older(NOTEBOOK_COPIES, keep=folder_of_copy, seconds=86400)
         # A source file whose folder is the copies' (not File.generated: mkdocs-jupyter
         # re-derives the path to read from src_dir). Its edit link stays docs/<src_uri>.
         files.remove(file)
         files.append(
             File(
                 file.src_uri,
-                src_dir=str(folder_of_copy),
+                src_dir=str(folder),
                 dest_dir=config.site_dir,
                 use_directory_urls=config.use_directory_urls,
             )

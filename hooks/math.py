@@ -1,7 +1,8 @@
 """MkDocs hook: every formula is typeset at build time by KaTeX; pages ship no KaTeX code.
 
-Thin wiring only; the logic lives in ``site_build/katex_render.py`` (tested in
-``tests/test_katex_render.py``).
+Thin wiring only; the logic lives in ``site_build/katex_render.py`` (typesetting) and
+``site_build/font_preload.py`` (which fonts to preload), tested in
+``tests/test_katex_render.py``.
 
 * ``on_page_content``: note each page's formulas (arithmatex markup, and ``$...$`` in
   notebook Markdown cells); the page itself is not changed yet, so the search index
@@ -27,17 +28,8 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from site_build.katex_render import (
-    Formula,
-    KatexError,
-    Renderer,
-    collect,
-    first_screen,
-    font_table,
-    fonts_needed,
-    preload_links,
-    substitute,
-)
+from site_build.font_preload import first_screen, font_table, fonts_needed, preload_links
+from site_build.katex_render import Formula, KatexError, Renderer, collect, substitute
 from site_build.vendor import KATEX_DEST as KATEX_SITE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent

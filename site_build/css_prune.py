@@ -37,6 +37,36 @@ class Rule:
     at: bool = False
 
 
+def class_sets(html: str) -> set[frozenset[str]]:
+    """The class lists of the elements of ``html``, each as a set.
+
+    Examples
+    --------
+    >>> sorted(sorted(c) for c in class_sets('<p class="a b"><b class=\\'a\\'></b></p>'))
+    [['a'], ['a', 'b']]
+    """
+    return {frozenset((m.group(1) or m.group(2) or "").split()) for m in _CLASS_ATTR.finditer(html)}
+
+
+def declarations(text: str) -> dict[str, str]:
+    """The declarations of a rule's block, by property name (the last one wins).
+
+    Examples
+    --------
+    >>> declarations("font-family: KaTeX_Main; src: url(a;b.woff2) format('woff2')")
+    {'font-family': 'KaTeX_Main', 'src': "url(a;b.woff2) format('woff2')"}
+    """
+    pairs = (d.split(":", 1) for d in _declarations(text) if ":" in d)
+    return {name.strip(): value.strip() for name, value in pairs}
+
+
+def walk(rules: Iterable[Rule]) -> Iterable[Rule]:
+    """Every rule of ``rules`` and of the blocks nested in them, in order."""
+    for rule in rules:
+        yield rule
+        yield from walk(rule.children)
+
+
 def page_names(html: str) -> tuple[set[str], set[str]]:
     """The class names and ids used in ``html``.
 
@@ -188,12 +218,6 @@ def _declarations(text: str) -> list[str]:
     return _split_top(text, ";")
 
 
-def _walk(rules: Iterable[Rule]) -> Iterable[Rule]:
-    for rule in rules:
-        yield rule
-        yield from _walk(rule.children)
-
-
 def used_properties(rules: list[Rule]) -> set[str]:
     """Custom properties the rules use, following ``var()`` through other definitions.
 
@@ -204,7 +228,7 @@ def used_properties(rules: list[Rule]) -> set[str]:
     """
     defs: dict[str, list[str]] = {}
     used: set[str] = set()
-    for rule in _walk(rules):
+    for rule in walk(rules):
         for decl in _declarations(rule.declarations or ""):
             name, _, value = decl.partition(":")
             name = name.strip()

@@ -9,7 +9,8 @@
 * :func:`wheel_url` is the wheel's address on the published site, from ``site_url``;
 * :func:`fill_notebook` writes the wheel's address into a notebook source in place of
   :data:`WHEEL_MARKER`, so the downloaded notebook can install ``attention_ref`` from
-  the site it came from.
+  the site it came from; :func:`filled_notebook_copy` keeps that filled text as a file
+  for the build to read instead of the source.
 
 Examples
 --------
@@ -22,13 +23,14 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from site_build.cache import ContentCache, content_key
 
@@ -241,3 +243,43 @@ def fill_notebook(source: str, url: str) -> str:
     if WHEEL_MARKER not in source:
         raise ValueError(f"the notebook holds no {WHEEL_MARKER} to replace")
     return source.replace(WHEEL_MARKER, url)
+
+
+def filled_notebook_copy(
+    source: Path, src_uri: PurePosixPath, url: str, copies: Path
+) -> Path | None:
+    """The folder of a copy of notebook ``source`` with the wheel's ``url`` written in.
+
+    The copy is ``<folder>/<src_uri>``, in a folder of ``copies`` named by a hash of the
+    filled text: two builds for two site addresses (a test build next to ``mkdocs
+    serve``) never read each other's copy, and the tail stays ``src_uri``, which
+    mkdocs-jupyter's ``include`` matches. Copies unused for a day are removed.
+
+    Parameters
+    ----------
+    source : Path
+        The notebook source in ``docs/``.
+    src_uri : PurePosixPath
+        Its path under ``docs/``, e.g. ``notebooks/sqrt_dk.py``.
+    url : str
+        The wheel's address, from :func:`wheel_url`.
+    copies : Path
+        The cache folder of the copies.
+
+    Returns
+    -------
+    Path or None
+        The folder to read the notebook from, or None when ``source`` holds no
+        :data:`WHEEL_MARKER` (it is used as it is).
+    """
+    text = source.read_text(encoding="utf-8")
+    if WHEEL_MARKER not in text:
+        return None
+    filled = fill_notebook(text, url)
+    folder = copies / hashlib.sha256(filled.encode()).hexdigest()[:16]
+    copy = folder / src_uri
+    if not copy.is_file():
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(filled, encoding="utf-8")
+    prune_older(copies, keep=folder, seconds=86400)
+    return folder

@@ -23,7 +23,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,15 +114,24 @@ def dot_product_spread(
     )
 
 
-def _weights(
-    d: int, rng: np.random.Generator, n_keys: int, n_samples: int
-) -> tuple[FloatArray, FloatArray]:
-    """Attention weights of random queries over ``n_keys`` random keys, unscaled and scaled."""
-    q = rng.standard_normal((n_samples, 1, d))  # (n_samples, n_q=1, d_k)
-    k = rng.standard_normal((n_samples, n_keys, d))  # (n_samples, n_k, d_k)
-    plain = ar.attention_weights(q, k, scale=1.0)[:, 0, :]  # (n_samples, n_k)
-    scaled = ar.attention_weights(q, k)[:, 0, :]  # (n_samples, n_k), scale 1/sqrt(d_k)
-    return np.asarray(plain, dtype=np.float64), np.asarray(scaled, dtype=np.float64)
+def _weight_sweep(
+    d_ks: Sequence[int], n_keys: int, n_samples: int, seed: int
+) -> Iterator[tuple[int, FloatArray, FloatArray]]:
+    """For each width ``d``: the weights of random queries over ``n_keys`` random keys.
+
+    Yields ``(d, unscaled, scaled)``, both ``(n_samples, n_keys)``, from one generator
+    seeded with ``seed``, after checking the arguments.
+    """
+    widths = _check_sweep(d_ks, n_samples)
+    if not isinstance(n_keys, int | np.integer) or n_keys < 2:
+        raise ValueError(f"n_keys must be an integer >= 2, got {n_keys!r}")
+    rng = np.random.default_rng(seed)
+    for d in widths:
+        q = rng.standard_normal((n_samples, 1, d))  # (n_samples, n_q=1, d_k)
+        k = rng.standard_normal((n_samples, n_keys, d))  # (n_samples, n_k, d_k)
+        plain = ar.attention_weights(q, k, scale=1.0)[:, 0, :]  # (n_samples, n_k)
+        scaled = ar.attention_weights(q, k)[:, 0, :]  # (n_samples, n_k), scale 1/sqrt(d_k)
+        yield d, np.asarray(plain, dtype=np.float64), np.asarray(scaled, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -175,13 +184,9 @@ def softmax_saturation(
     >>> bool(s.max_unscaled[-1] > 0.9 > s.max_scaled[-1])
     True
     """
-    widths = _check_sweep(d_ks, n_samples)
-    if not isinstance(n_keys, int | np.integer) or n_keys < 2:
-        raise ValueError(f"n_keys must be an integer >= 2, got {n_keys!r}")
-    rng = np.random.default_rng(seed)
-    rows: list[tuple[float, float, float, float]] = []
-    for d in widths:
-        plain, scaled = _weights(d, rng, n_keys, n_samples)
+    widths, rows = [], []
+    for d, plain, scaled in _weight_sweep(d_ks, n_keys, n_samples, seed):
+        widths.append(d)
         rows.append(
             (
                 float(plain.max(axis=-1).mean()),
@@ -280,13 +285,9 @@ def gradient_reach(
     >>> bool(g.unscaled[-1] < 0.01 < g.scaled[-1])
     True
     """
-    widths = _check_sweep(d_ks, n_samples)
-    if not isinstance(n_keys, int | np.integer) or n_keys < 2:
-        raise ValueError(f"n_keys must be an integer >= 2, got {n_keys!r}")
-    rng = np.random.default_rng(seed)
-    unscaled, scaled = [], []
-    for d in widths:
-        plain, sc = _weights(d, rng, n_keys, n_samples)
+    widths, unscaled, scaled = [], [], []
+    for d, plain, sc in _weight_sweep(d_ks, n_keys, n_samples, seed):
+        widths.append(d)
         unscaled.append(non_max_reach(plain).mean())
         scaled.append(non_max_reach(sc).mean())
     return GradientReach(

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 import attention_ref as ar
+from attention_ref import head_roles as role_rules
 from site_build import head_roles, heatmap_data
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import (
@@ -102,14 +103,19 @@ FIGURES: tuple[FigureSpec, ...] = (
         "heads",
         "Attention of every head of all-MiniLM-L6-v2 for the sentence ending in 'tired': "
         "6 layers by 12 heads, each framed and lettered by what it mostly looks at",
-        {"sentence": "tired", "threshold": head_roles.THRESHOLD},
+        # computed by attention_ref.minilm from these weights (the key holds their hash)
+        {
+            "sentence": "tired",
+            "threshold": role_rules.THRESHOLD,
+            "weights_sha256": heatmap_data.installed_weights_sha256(),
+        },
         head_grid,
         draw_head_grid,
         figsize=HEADS_FIGSIZE,
         sources=(
-            heatmap_data.DATA_FILE,
             Path(heatmap_data.__file__).resolve(),
             Path(head_roles.__file__).resolve(),
+            Path(role_rules.__file__).resolve(),
         ),
     ),
 )

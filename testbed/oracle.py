@@ -246,3 +246,65 @@ def multi_head_attention(
         for token, row in enumerate(out_h):
             joined[token].extend(row)
     return matmul(joined, w_o), weights
+
+
+# --- The transformer block's other parts, one token (row) at a time -------------------
+
+
+def layer_norm_row(row: Vector, gain: Vector, bias: Vector, eps: float) -> list[float]:
+    """LayerNorm of one token: mean and biased variance (divided by d) over its features."""
+    d = len(row)
+    mean = math.fsum(row) / d
+    var = math.fsum((x - mean) ** 2 for x in row) / d
+    inv = 1.0 / math.sqrt(var + eps)
+    return [(x - mean) * inv * g + b for x, g, b in zip(row, gain, bias, strict=True)]
+
+
+def gelu(x: float) -> float:
+    """The exact GELU of one number, with ``math.erf``."""
+    return 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def linear_row(row: Vector, w: Matrix, b: Vector) -> list[float]:
+    """``row @ w + b`` for one token, ``w`` of shape (d_in, d_out) as nested lists."""
+    return [math.fsum(row[i] * w[i][j] for i in range(len(row))) + b[j] for j in range(len(w[0]))]
+
+
+def feed_forward_row(
+    row: Vector, w_1: Matrix, b_1: Vector, w_2: Matrix, b_2: Vector
+) -> list[float]:
+    """``gelu(row @ w_1 + b_1) @ w_2 + b_2`` for one token."""
+    hidden = [gelu(h) for h in linear_row(row, w_1, b_1)]
+    return linear_row(hidden, w_2, b_2)
+
+
+def encoder_layer(x: Matrix, p: dict[str, Any], num_heads: int, eps: float) -> list[list[float]]:
+    """A post-LN encoder layer, token by token and head by head, from nested lists.
+
+    ``p`` holds the weights as nested lists under the names of
+    ``attention_ref.block.EncoderLayerWeights`` (w_q, b_q, ..., norm2_bias).
+    """
+    d = len(x[0])
+    d_head = d // num_heads
+    q = [linear_row(r, p["w_q"], p["b_q"]) for r in x]
+    k = [linear_row(r, p["w_k"], p["b_k"]) for r in x]
+    v = [linear_row(r, p["w_v"], p["b_v"]) for r in x]
+    merged: list[list[float]] = [[] for _ in x]
+    for h in range(num_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        out, _ = attention([r[cols] for r in q], [r[cols] for r in k], [r[cols] for r in v])
+        for t, row in enumerate(out):
+            merged[t].extend(row)
+    attended = [linear_row(r, p["w_o"], p["b_o"]) for r in merged]
+    a = [
+        layer_norm_row(
+            [xi + ai for xi, ai in zip(xr, ar, strict=True)], p["norm1_gain"], p["norm1_bias"], eps
+        )
+        for xr, ar in zip(x, attended, strict=True)
+    ]
+    result = []
+    for ar in a:
+        f = feed_forward_row(ar, p["w_1"], p["b_1"], p["w_2"], p["b_2"])
+        summed = [ai + fi for ai, fi in zip(ar, f, strict=True)]
+        result.append(layer_norm_row(summed, p["norm2_gain"], p["norm2_bias"], eps))
+    return result

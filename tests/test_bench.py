@@ -222,7 +222,7 @@ def _results() -> dict[str, object]:
 
 
 def test_targets_verdicts_by_hand() -> None:
-    verdicts = {row[0]: (row[2], row[3]) for row in report.targets(_results())}
+    verdicts = {t.what: (t.measured, t.verdict) for t in report.targets(_results())}
     assert verdicts["attention_ref ÷ two-matmul floor (n=2048, float32, 4 heads)"] == (
         "1.20×",
         "met",
@@ -233,6 +233,11 @@ def test_targets_verdicts_by_hand() -> None:
         "97 · TBT 120 ms · LCP 2.60 s · CLS 0",
         "missed",
     )
+    goals = {t.what: t.goal for t in report.targets(_results())}
+    assert goals["/attention/ Lighthouse mobile: performance, TBT, LCP, CLS"] == (
+        "≥ 90 · ≤ 300 ms · ≤ 2.50 s · ≤ 0"
+    )
+    assert goals["attention_ref ÷ two-matmul floor (n=2048, float32, 4 heads)"] == "≤ 1.50×"
     assert verdicts["/attention/ Lighthouse: accessibility · best practices · SEO"] == (
         "100 · 100 · 100",
         "met",
@@ -240,13 +245,34 @@ def test_targets_verdicts_by_hand() -> None:
     # 1.5 x 500 + 300 = 1050 bytes allowed, 1000 used.
     assert verdicts["lesson page first load vs baseline"] == ("1000 B", "met")
     assert not any("markup" in name for name in verdicts)  # no build-time math measured
+    # Sections not measured are named with the command that measures them.
+    missing = {t.what: (t.how, t.verdict) for t in report.targets({"date": "2026-01-01"})}
+    assert missing["attention_ref ÷ floor and ÷ torch"] == (
+        "python -m bench --only kernel",
+        "not measured",
+    )
+    assert missing["warm build vs baseline build"][1] == "not measured"
+
+
+def test_the_installed_wheel_has_its_own_goals() -> None:
+    results = _results()
+    results["kernel_wheel"] = results["kernel"]  # 1.20x the floor, 2.40x torch
+    verdicts = {t.what: (t.goal, t.verdict) for t in report.targets(results)}  # type: ignore[arg-type]
+    floor = verdicts[
+        "attention_ref ÷ two-matmul floor (n=2048, float32, 4 heads) (installed wheel)"
+    ]
+    assert floor == ("≤ 1.25×", "met")
+    torch = verdicts[
+        "attention_ref ÷ torch SDPA on CPU (same case, same threads) (installed wheel)"
+    ]
+    assert torch == ("≤ 1.50×", "missed")
 
 
 def test_katex_markup_counts_in_a_second_weight_row() -> None:
     results = _results()
     lesson = results["site"]["pages"]["attention/"]  # type: ignore[index]
     lesson["bytes"], lesson["katex_markup_bytes"] = 1100, 60
-    verdicts = {row[0]: (row[1], row[3]) for row in report.targets(results)}
+    verdicts = {t.what: (t.goal, t.verdict) for t in report.targets(results)}
     # Files only: 1.5 x 500 + 300 = 1050 < 1100; with the markup: 1110 >= 1100.
     assert verdicts["lesson page first load vs baseline"][1] == "missed"
     key = "the same, counting KaTeX's build-time markup in the page as KaTeX too"
@@ -259,7 +285,7 @@ def test_lazy_asset_on_a_first_load_misses_its_target() -> None:
     results = _results()
     lesson = results["site"]["pages"]["attention/"]  # type: ignore[index]
     lesson["lazy_assets_loaded"] = ["model data", "pyodide"]
-    verdicts = {row[0]: (row[2], row[3]) for row in report.targets(results)}
+    verdicts = {t.what: (t.measured, t.verdict) for t in report.targets(results)}
     assert verdicts["Pyodide, editor, practice runner on any page's first load"] == (
         "pyodide",
         "missed",

