@@ -1,35 +1,20 @@
-// The query explorer's widget: builds it inside its container and wires every control.
-// Loaded through ../explorer.js and lib/lazy-mount.js only when the explorer comes
-// near the screen; the maths is in attention-math.js, passed in as `m`.
+// The query explorer's widget: mount(root, data) builds it inside its container and
+// wires every control. Loaded through ../explorer.js and lib/lazy-mount.js only when the
+// explorer comes near the screen; its maths is attention-math.js, imported here, and its
+// DOM is built with lib/dom.js, like every widget of the site.
+import * as m from "./attention-math.js";
+import { h, svg, uniqueId } from "./dom.js";
 
-const SVGNS = "http://www.w3.org/2000/svg";
-let instances = 0; // for unique element ids
-
-// --- small DOM helpers ----------------------------------------------------------
-
-function h(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  e.append(...kids);
-  return e;
-}
-
-function svg(tag, attrs, ...kids) {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  e.append(...kids);
-  return e;
-}
+/** A number as the explorer shows it (attention-math: a true minus sign, never "-0.000"). */
+const fmt = m.fixed;
 
 const sub = (base, i) => h("span", {}, base, h("sub", {}, String(i)));
 
 // --- the widget -----------------------------------------------------------------
 
-let fmt = null; // the maths module's fixed(x, dp), set once it has loaded
-
-export function build(root, m, data) {
-  fmt = m.fixed;
-  const id = `ex${++instances}`;
+/** Build the explorer in `root` from the build's data (assets/data/explorer.json). */
+export function mount(root, data) {
+  const id = uniqueId("ex");
   const P = data.precision;
   const W = data.worked_example;
   const C = data.query_controls;
