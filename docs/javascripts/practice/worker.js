@@ -33,6 +33,7 @@
   let log = []; // what Python wrote to the real stdout/stderr (Pyodide's own messages)
   let globalsAtReady = null; // this worker's own global properties, once Python is ready
   let failed = false;
+  const never = new Promise(() => {});
 
   const fail = (detail) => {
     if (failed) return;
@@ -95,11 +96,11 @@
         response = await originalFetch(input, init);
       } catch (err) {
         fail({ reason: "network", file, message: String((err && err.message) || err) });
-        throw err;
+        return never; // the page stops this worker: Pyodide need not go on with nothing
       }
       if (!response.ok) {
         fail({ reason: "http", file, status: response.status });
-        return response;
+        return never;
       }
       if (!response.body) return response;
       const reader = response.body.getReader();
@@ -117,6 +118,7 @@
           if (chunk.done) {
             if (expected[file] && received < expected[file]) {
               fail({ reason: "short", file, loaded: received, expected: expected[file] });
+              return never; // not handed on: Pyodide would fail on it in its own words
             }
             report(true);
             controller.close();
