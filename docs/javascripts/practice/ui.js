@@ -3,7 +3,6 @@
 // section comes near the viewport (or gets focus); never on other pages.
 import {
   TIME_LIMIT_MS,
-  capPrinted,
   crashText,
   limitsOf,
   manifestProblem,
@@ -428,11 +427,15 @@ function showStatus(status, outcome) {
   const { report } = outcome;
   const allPassed = report.passed === report.total;
   status.dataset.outcome = allPassed ? "pass" : "fail";
-  status.append(mark(allPassed), verdictText(report), allPassed ? " Well done." : "");
+  const verdict = verdictText(report);
+  status.append(mark(allPassed), verdict, allPassed ? " Well done." : "");
   const first = report.results.find((r) => !r.passed);
   if (first) {
-    let more = ` First failure: ${first.name}.`;
-    if (first.line) more += ` Line ${first.line}.`;
+    let more = "";
+    if (verdict === summaryText(report)) { // else the verdict has named what and where
+      more += ` First failure: ${first.name}.`;
+      if (first.line) more += ` Line ${first.line}.`;
+    }
     more += " Help comes in three steps, each with the button after the results.";
     status.append(el("span", { class: "visually-hidden" }, more));
   }
