@@ -18,6 +18,7 @@ import {
   tierButtonText,
   progressFraction,
   progressText,
+  STORAGE_PREFIX,
   storageKeys,
   summaryText,
   timeoutText,
@@ -255,11 +256,25 @@ function mark(passed) {
   return svg;
 }
 
+// The reader's code is kept in localStorage. When the browser refuses (storage blocked,
+// or full), practice works on and the section says so once, quietly (storageNote).
+let storageTrouble = null; // null, "blocked" or "full", once seen
+let onStorageTrouble = () => {};
+
+function noteTrouble(kind) {
+  if (storageTrouble) return;
+  storageTrouble = kind;
+  onStorageTrouble(kind);
+}
+
 function storage() {
   try {
-    return window.localStorage;
+    const store = window.localStorage;
+    if (!store) noteTrouble("blocked");
+    return store;
   } catch {
-    return null; // storage disabled: the code simply is not kept
+    noteTrouble("blocked");
+    return null;
   }
 }
 
@@ -267,17 +282,44 @@ function getItem(key) {
   try {
     return storage()?.getItem(key) ?? null;
   } catch {
+    noteTrouble("blocked");
     return null;
   }
 }
 
 function setItem(key, value) {
   try {
-    if (value === null) storage()?.removeItem(key);
-    else storage()?.setItem(key, value);
-  } catch {
-    /* quota or privacy mode: keep working without saving */
+    const store = storage();
+    if (!store) return false;
+    if (value === null) store.removeItem(key);
+    else store.setItem(key, value);
+    return true;
+  } catch (err) {
+    noteTrouble(err && (err.name === "QuotaExceededError" || err.code === 22) ? "full" : "blocked");
+    return false;
   }
+}
+
+// Saves still waiting for their 300 ms pause are written at once when the page is left
+// or hidden (a quick reload, a closed tab, a phone switching apps).
+const pendingSaves = new Set(); // functions that write one editor's code now
+const otherTab = new Map(); // storage key -> what to do when another tab changes it
+let pageListeners = false;
+
+function listenToThePage() {
+  if (pageListeners) return;
+  pageListeners = true;
+  const flush = () => {
+    for (const save of [...pendingSaves]) save();
+  };
+  window.addEventListener("pagehide", flush);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") flush();
+  });
+  window.addEventListener("storage", (event) => {
+    const handle = event.key && otherTab.get(event.key);
+    if (handle) handle(event.newValue);
+  });
 }
 
 // --- the loader line ----------------------------------------------------------------------
@@ -481,16 +523,52 @@ function buildStep(container, step, editorModule) {
   container.append(help, editorBox, el("div", { class: "practice__actions" }, run, reset, hint, reveal), status, results, tiers, solution);
 
   let saveTimer = null;
+  const save = () => {
+    clearTimeout(saveTimer);
+    pendingSaves.delete(save);
+    const code = editor.getCode();
+    setItem(keys.code, code === step.starter ? null : code);
+  };
   const editor = editorModule.createEditor({
     parent: editorBox,
     doc: getItem(keys.code) ?? step.starter,
     label: `Python editor: ${step.title}`,
     describedBy: ids.keys,
-    onChange(code) {
+    onChange() {
       clearTimeout(saveTimer);
-      saveTimer = setTimeout(() => setItem(keys.code, code === step.starter ? null : code), 300);
+      pendingSaves.add(save);
+      saveTimer = setTimeout(save, 300);
     },
     onRun: () => run.click(),
+  });
+
+  // Another tab saved this step: offer its code (it is newer), or say it was reset there.
+  const elsewhere = el("div", { class: "practice__elsewhere", "data-other-tab": "", hidden: true });
+  container.insertBefore(elsewhere, editorBox);
+  otherTab.set(keys.code, (newValue) => {
+    const theirs = newValue ?? step.starter;
+    if (theirs === editor.getCode()) {
+      elsewhere.hidden = true;
+      return;
+    }
+    const load = el("button", { type: "button", class: "practice__button", "data-action": "load-other-tab" },
+      newValue === null ? "Load the starter" : "Load the other tab's code");
+    const keep = el("button", { type: "button", class: "practice__button", "data-action": "keep-mine" }, "Keep mine");
+    elsewhere.replaceChildren(
+      el("p", { role: "status" }, newValue === null
+        ? "This exercise was reset to the starter in another tab."
+        : "This exercise was changed in another tab, which now keeps newer code than this one."),
+      el("div", { class: "practice__actions" }, load, keep));
+    elsewhere.hidden = false;
+    load.addEventListener("click", () => {
+      editor.setCode(theirs);
+      elsewhere.hidden = true;
+      editor.focus?.();
+    });
+    keep.addEventListener("click", () => {
+      save(); // this tab's code becomes the kept one again
+      elsewhere.hidden = true;
+    });
   });
 
   run.addEventListener("click", async () => {
@@ -519,6 +597,8 @@ function buildStep(container, step, editorModule) {
 
   reset.addEventListener("click", () => {
     editor.setCode(step.starter);
+    clearTimeout(saveTimer);
+    pendingSaves.delete(save);
     setItem(keys.code, null);
     status.textContent = "The starter code is back. Ctrl+Z in the editor undoes the reset.";
   });
@@ -572,6 +652,17 @@ export async function mount(root) {
     });
     throw err; // the lazy loader marks the section data-widget-state="error"
   }
+  listenToThePage();
+  const note = el("p", { class: "practice__storage-note", "data-storage-note": "", hidden: true });
+  loaderBox.after(note);
+  onStorageTrouble = (kind) => {
+    note.textContent = kind === "full"
+      ? "Your browser's storage for this site is full, so the code you type here will not be kept when you leave the page."
+      : "Your browser does not let this site keep data, so the code you type here will not be kept when you leave the page.";
+    note.hidden = false;
+  };
+  if (storageTrouble) onStorageTrouble(storageTrouble);
+  else getItem(STORAGE_PREFIX + "probe"); // blocked storage shows at once, not at the first save
   const steps = new Map(manifest.steps.map((s) => [s.id, s]));
   for (const container of root.querySelectorAll(".practice__runner[data-step]")) {
     const step = steps.get(container.dataset.step);
@@ -600,6 +691,8 @@ function startPython(manifest, loader) {
 export function release(current) {
   if (mounted && mounted !== current && !mounted.isConnected) {
     mounted = null;
+    for (const save of [...pendingSaves]) save();
+    otherTab.clear();
     if (runner) runner.stop();
     runner = null;
   }
