@@ -118,9 +118,12 @@ def test_a_trick_never_passes_and_the_next_run_starts_clean(practice: Any, trick
     assert run_code(page, STEP, CLEAN_IMPORT) == "pass", f"after {trick}: {status(page)!r}"
 
 
-def test_a_report_that_does_not_name_the_steps_checks_is_refused(practice: Any) -> None:
-    """The page knows each step's checks (from the manifest): a report, even one from the
-    runner, that names other checks or fewer of them is not shown as a pass."""
+def test_the_page_knows_each_steps_checks(practice: Any) -> None:
+    """The manifest the page reads carries each step's check names (from the build's run
+    of its solution): the page believes an "all passed" only from a report that names
+    exactly these, in order (``reportProblem``, tested with node in
+    tests/js/practice.test.js), so a forged report of 11 checks where there are 16 is
+    refused."""
     page = practice
     names = page.evaluate(
         "async () => (await (await fetch('../practice/attention/manifest.json')).json())"
