@@ -380,13 +380,22 @@ export function mount(root, data) {
   plane.addEventListener("pointermove", (event) => {
     if (plane.hasPointerCapture(event.pointerId)) moveTo(event);
   });
+  // The keys of the ARIA slider pattern, in two dimensions: the arrows move the dot a
+  // step (Shift: steps of 1); PageUp and PageDown move it up and down by a sixth of the
+  // range (the larger step); Home and End put it at the left and right ends, the value
+  // the slider reports (aria-valuenow is the component across). None scrolls the page.
   handle.addEventListener("keydown", (event) => {
     const step = event.shiftKey ? 1 : C.step;
-    const moves = { ArrowRight: [step, 0], ArrowLeft: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
-    const d = moves[event.key];
-    if (!d) return;
-    event.preventDefault();
+    const large = (C.max - C.min) / 6;
     const [a, b] = state.pair;
+    const moves = {
+      ArrowRight: [step, 0], ArrowLeft: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step],
+      PageUp: [0, large], PageDown: [0, -large],
+      Home: [C.min - state.q[a], 0], End: [C.max - state.q[a], 0],
+    };
+    const d = moves[event.key];
+    if (!d || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
     state.q[a] = snap(state.q[a] + d[0]);
     state.q[b] = snap(state.q[b] + d[1]);
     render();
