@@ -191,6 +191,7 @@ def source_files() -> list[Path]:
         "experiments.py",
         "drawing.py",
         "heads_figure.py",
+        "heat_scale.py",
         "block_figures.py",
         "positions_figure.py",
         "figures.py",
