@@ -20,6 +20,7 @@ import gzip
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -131,3 +132,53 @@ def run(repeat: int = 3, site: Path = ROOT / "site") -> dict[str, Any]:
         "target_test_docs_seconds": TARGET_TEST_DOCS,
         "source_lines": source_line_cost(site) if site.is_dir() else {},
     }
+
+
+def lighthouse_paired(site: Path, pages: list[str], runs: int = 3) -> dict[str, Any]:
+    """Lighthouse on each page with and without its source lines, runs interleaved.
+
+    The "without" site is a copy of ``site`` with the lines cut out of the HTML; both
+    are served gzipped (``testbed.serve``), and the runs alternate between them, so that
+    a busy machine weighs on both alike.
+    """
+    from bench.site import lighthouse
+    from testbed.serve import serve
+
+    found: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-lines-") as tmp:
+        bare = Path(tmp) / "site"
+        shutil.copytree(site, bare)
+        for page in bare.rglob("index.html"):
+            page.write_text(_LINE.sub("", page.read_text(encoding="utf-8")), encoding="utf-8")
+        out = Path(tmp) / "reports"
+        out.mkdir()
+        with serve(site) as with_lines, serve(bare) as without:
+            for path in pages:
+                print(f"  docs: Lighthouse /{path}", file=sys.stderr, flush=True)
+                pairs: dict[str, list[dict[str, Any]]] = {"with": [], "without": []}
+                for _ in range(runs):
+                    pairs["with"].append(lighthouse(with_lines + path, 1, out))
+                    pairs["without"].append(lighthouse(without + path, 1, out))
+                found[path] = {
+                    side: {
+                        "performance": summarize(
+                            [r["scores"]["performance"]["median"] for r in results], "score"
+                        ),
+                        "tbt_ms": summarize(
+                            [r["metrics"]["total-blocking-time"]["median"] for r in results],
+                            "ms",
+                        ),
+                        "dom_size": summarize(
+                            [r["metrics"]["dom-size"]["median"] for r in results], ""
+                        ),
+                    }
+                    for side, results in pairs.items()
+                }
+    return found
+
+
+if __name__ == "__main__":
+    import json
+
+    result = lighthouse_paired(ROOT / "site", ["attention/", "self-attention/"])
+    print(json.dumps(result, indent=1))
