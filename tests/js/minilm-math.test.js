@@ -91,7 +91,7 @@ test("multiHeadAttention's weights and encoderLayer's output equal attention_ref
 });
 
 test("word rows come from the right shard and row", () => {
-  assert.deepEqual(shardsForIds([101, 2009, 102, 2001], 64), [1, 31]);
+  assert.deepEqual(shardsForIds([101, 2009, 102, 2001], 64), [1, 31]); // 101 // 64 = 1, 2009 // 64 = 31
   // shard 0 holds rows 0, 1 (width 2); shard 1 holds rows 2, 3
   const half = (xs) => Uint16Array.from(xs).buffer;
   const rows = wordRows([3, 0], { 0: half([0x3c00, 0x4000, 0, 0]), 1: half([0, 0, 0xc000, 0x3800]) }, 2, 2);
