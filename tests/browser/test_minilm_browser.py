@@ -32,7 +32,9 @@ RUN = """async ([clientUrl, texts]) => {
     const r = await model.run(text);
     const parts = r.attentions.map((a) => {
       let s = ""; const bytes = new Uint8Array(a.buffer);
-      for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      for (let i = 0; i < bytes.length; i += 0x8000) {
+        s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      }
       return btoa(s);
     });
     out.push({ tokens: r.tokens, ids: r.ids, attentions: parts });
