@@ -103,7 +103,7 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
             "[data-heads]",
             HEADS_READY,
             CLICK_TWO,
-            [EVENTS, HEADS_READY, ".hd-head", 2, 8],
+            [EVENTS, HEADS_READY, ".heads__head", 2, 8],
         ),
         "heads: switch layer (select)": (
             "self-attention/",

@@ -1,8 +1,9 @@
 """MkDocs hook: the site's own stylesheets go out as one minified file.
 
 Thin wiring over ``site_build/stylesheets.py``: ``on_files`` bundles the files of
-``SOURCES`` into ``BUNDLE`` (which ``mkdocs.yml`` loads) and leaves the separate files
-out of the site. Under ``mkdocs serve`` an edit to any of them rebuilds the bundle.
+``SOURCES`` (after the heat scale the build writes, ``site_build/heat_scale.py``) into
+``BUNDLE`` (which ``mkdocs.yml`` loads) and leaves the separate files out of the site.
+Under ``mkdocs serve`` an edit to any of them rebuilds the bundle.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
 from site_build.mkdocs_files import put_generated
-from site_build.stylesheets import BUNDLE, SOURCES, StylesheetError, bundle
+from site_build.stylesheets import BUNDLE, SOURCES, StylesheetError, bundle, sources
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     docs = Path(config.docs_dir)
     try:
-        css = bundle([(name, (docs / name).read_text(encoding="utf-8")) for name in SOURCES])
+        css = bundle(sources(docs))
     except StylesheetError as error:
         raise PluginError(str(error)) from None
     for name in SOURCES:

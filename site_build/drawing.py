@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from site_build.experiments import GradientReach, Saturation, Spread
+from site_build.heat_scale import HEAT, HeatScale
 
 Theme = Literal["light", "dark"]
 THEMES: tuple[Theme, ...] = ("light", "dark")
@@ -31,11 +32,10 @@ THEMES: tuple[Theme, ...] = ("light", "dark")
 class Palette:
     """Colours of one theme. Unscaled and scaled also differ by marker and dash.
 
-    ``heat`` and ``heat_saturation`` are the attention heatmaps' colour scale (lightness
-    in percent at weight 0 and at weight 1, saturation in percent, hue 231), the same as
-    lesson 1's heatmap widget (``LIGHTNESS`` in ``docs/javascripts/lib/heatmap-math.js``);
-    ``roles`` frames the heads of each role in ``site_build/heads_figure.py`` (special,
-    previous, self, next; a letter names the role too).
+    ``heat`` is the attention heatmaps' colour scale, the one the widgets read from the
+    stylesheet (:data:`site_build.heat_scale.HEAT`); ``roles`` frames the heads of each
+    role in ``site_build/heads_figure.py`` (special, previous, self, next; a letter names
+    the role too).
     """
 
     background: str
@@ -43,8 +43,7 @@ class Palette:
     grid: str
     unscaled: str
     scaled: str
-    heat: tuple[float, float]
-    heat_saturation: float
+    heat: HeatScale
     roles: tuple[str, str, str, str]
 
 
@@ -53,12 +52,12 @@ class Palette:
 PALETTES: Mapping[Theme, Palette] = {
     "light": Palette(
         "#ffffff", "#1f2328", "#d8dbe0", "#c75300", "#0066a8",
-        heat=(97, 24), heat_saturation=48,
+        heat=HEAT["light"],
         roles=("#c75300", "#007a5a", "#b4367f", "#7a6400"),
     ),
     "dark": Palette(
         "#1e2029", "#e2e4e9", "#3a3f4b", "#f0a04b", "#56b4e9",
-        heat=(17, 82), heat_saturation=42,
+        heat=HEAT["dark"],
         roles=("#f0a04b", "#3fcf9f", "#f08ac4", "#e6c84a"),
     ),
 }  # fmt: skip

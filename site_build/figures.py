@@ -140,7 +140,7 @@ def source_files() -> list[Path]:
     """
     ref_dir = Path(ar.__file__).resolve().parent
     here = Path(__file__).resolve().parent
-    modules = ("experiments.py", "drawing.py", "heads_figure.py", "figures.py")
+    modules = ("experiments.py", "drawing.py", "heads_figure.py", "heat_scale.py", "figures.py")
     return [*sorted(ref_dir.glob("*.py")), *(here / name for name in modules)]
 
 

@@ -8,9 +8,9 @@ and lettered by its role. ``site_build/figures.py`` pairs the two in a
 :class:`~site_build.figures.FigureSpec`, like the other figures.
 
 Layers and heads are labelled from 1, as the heatmap widget of lesson 1 shows them;
-the data files count them from 0. The cells use the heatmap's colour scale: hue 231,
-lightness from the palette's :attr:`~site_build.drawing.Palette.heat` ends, following
-the square root of the weight.
+the data files count them from 0. The cells use the site's one heat scale
+(:mod:`site_build.heat_scale`), the palette's :attr:`~site_build.drawing.Palette.heat`,
+one exact colour per weight, as the widgets draw it.
 
 Examples
 --------
@@ -23,7 +23,6 @@ Examples
 
 from __future__ import annotations
 
-import colorsys
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,43 +106,29 @@ def head_grid(sentence: str, threshold: float = THRESHOLD, path: Path = DATA_FIL
     )
 
 
-def heat_colours(pal: Palette, steps: int = 256) -> list[str]:
-    """The heatmap's colour scale as ``steps`` hex colours, weight 0 to weight 1.
-
-    Lightness runs from ``pal.heat[0]`` to ``pal.heat[1]`` (percent) with the square root
-    of the weight, at hue 231 and the palette's saturation, as lesson 1's heatmap does.
+def cell_pixel(layer: int, head: int, query: int, key: int, n: int) -> tuple[int, int]:
+    """(row, column) of the image pixel that holds one weight of one head (0-based).
 
     Examples
     --------
-    >>> from site_build.drawing import PALETTES
-    >>> scale = heat_colours(PALETTES["light"], 3)
-    >>> scale[0], scale[-1]
-    ('#f4f5fb', '#20295b')
+    >>> cell_pixel(0, 0, 0, 0, 16), cell_pixel(1, 2, 3, 4, 16)
+    ((10, 0), (39, 46))
     """
-    zero, one = pal.heat
-    out = []
-    for t in np.linspace(0.0, 1.0, steps):
-        lightness = (zero + (one - zero) * float(np.sqrt(t))) / 100
-        r, g, b = colorsys.hls_to_rgb(231 / 360, lightness, pal.heat_saturation / 100)
-        out.append("#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b))))
-    return out
+    return layer * (n + _GAP_Y) + _GAP_Y + query, head * (n + _GAP_X) + key
 
 
 def _mosaic(data: HeadGrid, pal: Palette) -> np.ndarray:
     """Every head's weights as one RGB image, heads apart by the gaps, in the heat scale."""
     layers, heads, n, _ = data.weights.shape
-    colours = np.array(  # (256, 3) uint8
-        [[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in heat_colours(pal)], dtype=np.uint8
-    )
+    colours = pal.heat.rgb(data.weights)  # (L, H, n, n, 3) uint8
     background = np.array([int(pal.background[i : i + 2], 16) for i in (1, 3, 5)], np.uint8)
     rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
     image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB)
     image[:] = background
-    index = np.rint(np.clip(data.weights, 0.0, 1.0) * 255).astype(np.intp)  # (L, H, n, n)
     for li in range(layers):
         for hi in range(heads):
-            top, left = li * (n + _GAP_Y) + _GAP_Y, hi * (n + _GAP_X)
-            image[top : top + n, left : left + n] = colours[index[li, hi]]
+            top, left = cell_pixel(li, hi, 0, 0, n)
+            image[top : top + n, left : left + n] = colours[li, hi]
     return image
 
 

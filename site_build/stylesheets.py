@@ -4,7 +4,9 @@ Each widget and fix keeps its own file in ``docs/stylesheets/`` (one file per co
 easy to review), but a page that links five stylesheets waits for five render-blocking
 requests. :func:`bundle` joins them in the order of :data:`SOURCES` and minifies the
 result with esbuild (from the npm lock file); ``hooks/stylesheets.py`` puts it in the
-site as :data:`BUNDLE` and leaves the separate files out.
+site as :data:`BUNDLE` and leaves the separate files out. :func:`sources` puts the
+stylesheet the build writes itself first: the heat scale of
+:mod:`site_build.heat_scale`, as custom properties that the widgets read.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from site_build import heat_scale
+
 ROOT = Path(__file__).resolve().parent.parent
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 #: The stylesheets of ``docs/`` that every page loads, in cascade order.
 SOURCES = (
     "stylesheets/extra.css",
     "stylesheets/theme-fixes.css",
+    "stylesheets/widget.css",
     "stylesheets/heatmap.css",
     "stylesheets/heads.css",
     "stylesheets/explorer.css",
@@ -26,6 +31,26 @@ SOURCES = (
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).
 BUNDLE = "stylesheets/site.min.css"
+
+
+#: The name under which :func:`sources` lists the generated heat scale.
+HEAT_SCALE = "site_build/heat_scale.py"
+
+
+def sources(docs: Path) -> list[tuple[str, str]]:
+    """``(name, css)`` of every part of the bundle, in cascade order.
+
+    The generated heat scale comes first, then the files of :data:`SOURCES` read from
+    ``docs``.
+
+    Examples
+    --------
+    >>> parts = sources(ROOT / "docs")
+    >>> [name for name, _ in parts[:2]], "--heat-one: 24%;" in parts[0][1]
+    (['site_build/heat_scale.py', 'stylesheets/extra.css'], True)
+    """
+    files = [(name, (docs / name).read_text(encoding="utf-8")) for name in SOURCES]
+    return [(HEAT_SCALE, heat_scale.css()), *files]
 
 
 class StylesheetError(RuntimeError):

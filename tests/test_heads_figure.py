@@ -4,7 +4,8 @@
   block under the figure (which Sybil checks against ``snippets/head_roles.py``, an
   independent count written for the reader); the threshold the prose states is the one used.
 - Each claim of the alt text and of the note holds for the data.
-- The figure uses lesson 1's colour scale (read from its JavaScript) and hand-checked colours.
+- Its colours are the site's one heat scale: checked by hand in ``tests/test_heat_scale.py``
+  and against the widgets' cells in ``tests/browser/test_heat_scale.py``.
 - It is one small raster, drawn the same way twice; in the built site both files exist
   with the size the markup declares, under the page-weight aim.
 """
@@ -178,36 +179,6 @@ def test_the_two_sentences_differ_in_a_few_heads_near_the_threshold(
         assert {a["role"], b["role"]} == {"special", "mixed"}, (a, b)
         # Near the threshold: within a fifth of it, in both sentences.
         assert abs(a["share"] - 0.5) < 0.1 and abs(b["share"] - 0.5) < 0.1, (a, b)
-
-
-# ---------------------------------------------------------------------- the colours
-
-
-def test_the_heat_scale_is_lesson_ones() -> None:
-    js = (ROOT / "docs" / "javascripts" / "lib" / "heatmap-math.js").read_text(encoding="utf-8")
-    for theme in ("light", "dark"):
-        match = re.search(rf"{theme}: Object\.freeze\(\{{ zero: (\d+), one: (\d+) \}}\)", js)
-        assert match, f"LIGHTNESS.{theme} not found in heatmap-math.js"
-        assert PALETTES[theme].heat == (int(match[1]), int(match[2]))
-    css = (ROOT / "docs" / "stylesheets" / "heatmap.css").read_text(encoding="utf-8")
-    assert "--hm-hue: 231;" in css
-    assert f"--hm-sat: {PALETTES['light'].heat_saturation}%;" in css
-    assert f"--hm-sat: {PALETTES['dark'].heat_saturation}%;" in css
-
-
-def test_heat_colours_by_hand() -> None:
-    # CSS hsl(231 48% 97%): C = (1 - |2L - 1|) S = 0.0288, X = C (1 - |231/60 mod 2 - 1|)
-    # = 0.00432, m = L - C/2 = 0.9556; hue in [180, 240): (r, g, b) = (m, X + m, C + m)
-    # = (243.7, 244.8, 251.0) / 255.
-    light = H.heat_colours(PALETTES["light"], 5)
-    assert light[0] == "#f4f5fb"
-    # Weight 1/4: lightness 97 + (24 - 97) * sqrt(1/4) = 60.5%; hsl(231 48% 60.5%):
-    # C = (1 - |1.21 - 1|) 0.48 = 0.3792, X = C (1 - |3.85 mod 2 - 1|) = 0.05688,
-    # m = 0.605 - C/2 = 0.4154: (m, X + m, C + m) = (105.9, 120.4, 202.6) / 255.
-    assert light[1] == "#6a78cb"
-    dark = H.heat_colours(PALETTES["dark"], 2)
-    # hsl(231 42% 17%): C = 0.1428, m = 0.0986, X = 0.02142: (25.1, 30.6, 61.6).
-    assert dark[0] == "#191f3e"
 
 
 # ------------------------------------------------------------------------ the files

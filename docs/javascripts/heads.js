@@ -2,8 +2,8 @@
 // heatmaps, each labelled with the role the build found in its weights; one opens in full
 // (see the partial docs/partials/heads_widget.md).
 //
-// The widget lives in lib/heads-widget.js, the maths in lib/heads-math.js (which uses the
-// lesson-1 heatmap's colour scale, lib/heatmap-math.js) and the data in
+// The widget lives in lib/heads-widget.js (which imports its maths, lib/heads-math.js and
+// lib/heatmap-math.js, whose colour scale it shares) and the data in
 // assets/data/it_attention.json and assets/data/head_roles.json. This module, loaded on
 // every page, only hands the containers to the site's lazy loader (lib/lazy-mount.js):
 // all of them are fetched when the widget comes near the screen or gets focus.
@@ -14,12 +14,11 @@ lazyMount({
   label: "Every head of a layer",
   load: () =>
     Promise.all([
-      import("./lib/heads-math.js"),
       import("./lib/heads-widget.js"),
       fetchJson(new URL("../assets/data/it_attention.json", import.meta.url), "attention data"),
       fetchJson(new URL("../assets/data/head_roles.json", import.meta.url), "head roles"),
     ]),
-  mount: (box, [maths, widget, data, roles]) => widget.mount(box, maths, data, roles),
+  mount: (box, [widget, data, roles]) => widget.mount(box, { attention: data, roles }),
   fail: (box) => {
     // The fallback paragraph, or the whole box if the widget failed half-built.
     (box.querySelector("[data-hd-loading]") || box).textContent =

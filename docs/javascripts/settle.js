@@ -24,12 +24,39 @@ export const FIRST_BUDGET = 40;
 const MIN_BUDGET = 10;
 const MAX_BUDGET = 2000;
 
-/** The blocks extra.css skips: keep this selector and the stylesheet's one the same. */
-export const SKIPPED = [
-  ".md-content__inner > h2 ~ :nth-child(n + 16):not(h1, h2, h3, h4, h5, h6, [data-explorer], [data-hm-widget], [data-heads], [data-practice], [data-settled], .md-typeset__scrollwrap:has(table[data-settled]))",
-  ".jp-Notebook > .jp-Cell ~ .jp-CodeCell:not([data-settled])",
-  ".jp-Notebook > .jp-Cell ~ .jp-Cell .jp-RenderedMarkdown > :not(h1, h2, h3, h4, h5, h6, [data-settled])",
-].join(",\n");
+/** The property value that marks the stylesheet's rule of skipped blocks. */
+export const SKIP_VALUE = "auto";
+
+/**
+ * The selector of the blocks the stylesheet skips: every style rule that sets
+ * `content-visibility: auto` (one, at the top of extra.css), read from the page's
+ * stylesheets, so that the selector is written in one place only.
+ *
+ * @param {Iterable<CSSStyleSheet>} sheets e.g. document.styleSheets
+ * @returns {string} the rules' selectors joined by commas ("" when there is none)
+ */
+export function skippedSelector(sheets) {
+  const found = [];
+  const visit = (rules) => {
+    for (const rule of rules) {
+      if (rule.style && rule.style.getPropertyValue("content-visibility") === SKIP_VALUE) {
+        found.push(rule.selectorText);
+      } else if (rule.cssRules) {
+        visit(rule.cssRules);
+      }
+    }
+  };
+  for (const sheet of sheets) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue; // a stylesheet of another origin cannot be read (the site has none)
+    }
+    if (rules) visit(rules);
+  }
+  return found.join(", ");
+}
 
 /**
  * The end (exclusive) of the next batch: blocks from `start` on, in page order, while
@@ -73,7 +100,8 @@ function settle() {
   const mine = ++run;
   const root = document.documentElement;
   root.removeAttribute("data-settled");
-  const blocks = [...document.querySelectorAll(SKIPPED)];
+  const selector = skippedSelector(document.styleSheets);
+  const blocks = selector ? [...document.querySelectorAll(selector)] : [];
   const sizes = blocks.map((b) => b.getElementsByTagName("*").length + 1);
   let next = 0;
   let budget = FIRST_BUDGET;

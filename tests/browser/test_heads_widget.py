@@ -99,7 +99,7 @@ PIXELS = """(canvas) => {
 # Scroll the cell (q, k) of an n x n canvas into view (the page, and the widget's own
 # sideways scroll box on narrow screens) and return its centre in viewport coordinates.
 CELL_CENTRE = """(canvas, [q, k, n]) => {
-  const box = canvas.closest('.hd-scroll');
+  const box = canvas.closest('.widget__scroll');
   let r = canvas.getBoundingClientRect();
   box.scrollLeft += r.left + ((k + 0.5) * r.width) / n - box.getBoundingClientRect().left
       - box.clientWidth / 2;
@@ -134,7 +134,7 @@ def open_widget(page: Any, url: str) -> Any:
 
 
 def small_head(box: Any, head: int) -> Any:
-    return box.locator(f".hd-head[data-head='{head}']")
+    return box.locator(f".heads__head[data-head='{head}']")
 
 
 def check_small_heads(box: Any, sentence: int, layer: int, palette: str = "light") -> None:
@@ -143,10 +143,10 @@ def check_small_heads(box: Any, sentence: int, layer: int, palette: str = "light
     for head in range(RECORD["heads"]):
         button = small_head(box, head)
         entry = role(sentence, layer, head)
-        assert button.locator(".hd-head-name").text_content() == f"Head {head + 1}"
-        assert button.locator(".hd-role").text_content() == ROLES[entry["role"]]
+        assert button.locator(".heads__name").text_content() == f"Head {head + 1}"
+        assert button.locator(".heads__role").text_content() == ROLES[entry["role"]]
         prefix = "largest" if entry["role"] == "mixed" else "share"
-        share = str(button.locator(".hd-share").text_content())
+        share = str(button.locator(".heads__share").text_content())
         assert share.startswith(prefix + " "), share
         check_number(f"share of head {head + 1}", share.split(" ")[1], entry["share"])
         check_pixels(
@@ -182,7 +182,7 @@ def check_full_view(
     canvas = full.locator("canvas[data-hd='canvas']")
     check_pixels(f"open head {layer + 1}.{head + 1}", canvas, w, palette)
     assert small_head(box, head).get_attribute("aria-expanded") == "true"
-    assert box.locator(".hd-head[aria-expanded='true']").count() == 1
+    assert box.locator(".heads__head[aria-expanded='true']").count() == 1
 
     # Point at cells: the readout names the query, the key and the weight.
     n = len(toks)
@@ -193,8 +193,8 @@ def check_full_view(
         prefix = f"{toks[q]} → {toks[k]} "
         assert shown.startswith(prefix), f"pointing at ({q}, {k}) shows {shown!r}"
         check_number(f"readout ({q}, {k})", shown[len(prefix) :], float(w[q, k]))
-        assert full.locator("[data-hd='rows'] .hd-on").all_text_contents() == [toks[q]]
-        assert full.locator("[data-hd='cols'] .hd-on").all_text_contents() == [toks[k]]
+        assert full.locator("[data-hd='rows'] .heads__token--on").all_text_contents() == [toks[q]]
+        assert full.locator("[data-hd='cols'] .heads__token--on").all_text_contents() == [toks[k]]
 
     # The table alternative, filled while its <details> is open; left as it was.
     details = full.locator("details")
@@ -268,7 +268,7 @@ def test_a_head_opens_in_full_and_closes(page: Any, site_url: str) -> None:
     assert full.is_hidden()
     assert focused(page) == f"head {head}"
     assert live(page) == f"Closed head {head + 1} of layer 1."
-    assert box.locator(".hd-head[aria-expanded='true']").count() == 0
+    assert box.locator(".heads__head[aria-expanded='true']").count() == 0
     # A click on the open head closes it too; a click on another switches.
     small_head(box, 0).click()
     small_head(box, 7).click()
@@ -303,7 +303,7 @@ def test_keyboard_only(page: Any, site_url: str) -> None:
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     # Only one head is in the tab order (roving tabindex): the last one focused.
-    assert box.locator(".hd-head[tabindex='0']").count() == 1
+    assert box.locator(".heads__head[tabindex='0']").count() == 1
     assert small_head(box, 2).get_attribute("tabindex") == "0"
 
     page.keyboard.press("Enter")
@@ -353,7 +353,7 @@ def test_navigation_away_and_back(page: Any, site_url: str) -> None:
     box = page.locator(WIDGET)
     assert box.count() == 1
     assert box.locator("[data-hd='heads']").count() == 1
-    assert box.locator(".hd-head").count() == RECORD["heads"]
+    assert box.locator(".heads__head").count() == RECORD["heads"]
 
     def opens() -> int:
         return int(box.get_attribute("data-hd-opens") or "0")

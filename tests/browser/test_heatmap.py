@@ -54,7 +54,7 @@ def open_heatmap(page: Any, url: str) -> None:
 
 
 def row_header(page: Any, token: str) -> Any:
-    return page.locator(f"{WIDGET} .hm-grid tbody th").filter(
+    return page.locator(f"{WIDGET} .heatmap__grid tbody th").filter(
         has_text=re.compile(rf"^{re.escape(token)}$")
     )
 
@@ -70,20 +70,21 @@ def check_focused_row(
     tokens, m = expected_view(sentence, layer, head, hide)
     row = m[tokens.index(query)]
     box = page.locator(WIDGET)
-    assert box.locator(".hm-row-title").text_content() == f"Query “{query}”: its weight on each key"
-    keys = box.locator(".hm-bars .hm-key").all_text_contents()
-    nums = box.locator(".hm-bars .hm-num").all_text_contents()
+    title = box.locator(".heatmap__row-title").text_content()
+    assert title == f"Query “{query}”: its weight on each key"
+    keys = box.locator(".heatmap__bars .heatmap__key").all_text_contents()
+    nums = box.locator(".heatmap__bars .heatmap__num").all_text_contents()
     assert keys == tokens
     for key, shown, want in zip(keys, nums, row, strict=True):
         check_number(f"{query} → {key}", shown, float(want))
-    grid_row = box.locator(".hm-grid tbody tr.hm-selected")
+    grid_row = box.locator(".heatmap__grid tbody tr.heatmap__query--selected")
     assert grid_row.count() == 1
     assert grid_row.locator("th").text_content() == query
     for j, shown in enumerate(grid_row.locator("td").all_text_contents()):
         check_number(f"grid {query} → {tokens[j]}", shown, float(row[j]))
     # The table alternative is filled only while its <details> is open: open it for the
     # check, and leave it as it was.
-    details = box.locator("details.hm-table")
+    details = box.locator("details.widget__table")
     was_open = details.evaluate("d => { const was = d.open; d.open = true; return was; }")
     table_row = box.locator("[data-hm='table'] tbody tr").nth(tokens.index(query))
     assert table_row.locator("th").text_content() == query
@@ -113,7 +114,7 @@ def test_it_row_shows_the_committed_weights(page: Any, site_url: str) -> None:
     tokens, m = expected_view(0, layer, head)
     assert live(page) == f"it → animal {m[tokens.index('it'), tokens.index('animal')]:.3f}"
     # A click on a cell focuses its row too.
-    page.locator(f"{WIDGET} .hm-grid tbody tr").nth(tokens.index("street")).locator("td").nth(
+    page.locator(f"{WIDGET} .heatmap__grid tbody tr").nth(tokens.index("street")).locator("td").nth(
         3
     ).click()
     check_focused_row(page, "street", 0, layer, head)
@@ -145,7 +146,7 @@ def test_sentence_switch_and_special_tokens(page: Any, site_url: str) -> None:
 
     box.get_by_label("Hide [CLS] and [SEP]").check()
     check_focused_row(page, "it", 1, layer, head, hide=True)
-    assert box.locator(".hm-grid thead th").count() == 1 + len(t1) - 2
+    assert box.locator(".heatmap__grid thead th").count() == 1 + len(t1) - 2
     status = str(box.locator("[data-hm='status']").text_content())
     raw = np.asarray(RECORD["sentences"][1]["attention"][layer][head][t1.index("it")], float)
     removed = (raw[0] + raw[-1]) / raw.sum()  # the share [CLS] and [SEP] held
@@ -188,7 +189,7 @@ def test_keyboard_only(page: Any, site_url: str) -> None:
     page.keyboard.press("Enter")
     check_focused_row(page, "it", 0, layer, head)
     # Only one element of the grid is in the tab order (roving tabindex).
-    assert box.locator(".hm-grid [tabindex='0']").count() == 1
+    assert box.locator(".heatmap__grid [tabindex='0']").count() == 1
 
     # The pickers, by keyboard: back out of the grid, change head and layer.
     page.keyboard.press("Shift+Tab")  # out of the grid: the checkbox
@@ -203,7 +204,7 @@ def test_keyboard_only(page: Any, site_url: str) -> None:
     page.keyboard.press("ArrowUp")
     new_layer = max(0, layer - 1)
     assert pickers(page) == (new_layer, new_head)
-    caption = str(box.locator(".hm-grid caption").text_content())
+    caption = str(box.locator(".heatmap__grid caption").text_content())
     assert f"layer {new_layer + 1}, head {new_head + 1}," in caption
     check_focused_row(page, "it", 0, new_layer, new_head)
     # The sentence radios and the checkbox, by keyboard.
@@ -227,8 +228,8 @@ def test_navigation_away_and_back(page: Any, site_url: str) -> None:
         page.locator(WIDGET).scroll_into_view_if_needed()
         page.wait_for_selector(f"{WIDGET}[data-widget-state=ready]")
     assert page.locator(WIDGET).count() == 1
-    assert page.locator(f"{WIDGET} .hm-grid").count() == 1
-    assert page.locator(f"{WIDGET} .hm-controls").count() == 1
+    assert page.locator(f"{WIDGET} .heatmap__grid").count() == 1
+    assert page.locator(f"{WIDGET} .heatmap__controls").count() == 1
 
     def selections() -> int:
         return int(page.locator(WIDGET).get_attribute("data-hm-selections") or "0")
@@ -270,7 +271,7 @@ def test_phone_width_scrolls_inside_the_box(
     sizes = page.evaluate(
         """(sel) => {
             const box = document.querySelector(sel);
-            const scroller = box.querySelector('.hm-scroll');
+            const scroller = box.querySelector('.heatmap__map .widget__scroll');
             return {
                 page: document.documentElement.scrollWidth,
                 view: window.innerWidth,

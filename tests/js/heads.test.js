@@ -8,7 +8,6 @@ import {
   cellAt, checkRoles, defaultLayer, describeHead, headCaption, hslToRgb, layerSummary, moveIndex, pixels,
   ROLE_KEYS,
 } from "../../docs/javascripts/lib/heads-math.js";
-import { lightness } from "../../docs/javascripts/lib/heatmap-math.js";
 
 const LABELS = {
   special: "mostly [CLS]/[SEP]",
@@ -32,8 +31,11 @@ test("hsl to sRGB: the primaries, a grey, and the heatmap's darkest cell by hand
   assert.throws(() => hslToRgb(231, NaN, 50), /not a colour/);
 });
 
-test("pixels: one RGBA pixel per cell, row by row, the lesson-1 lightness", () => {
-  const px = pixels([[0, 1], [1, 0]], "light", 231, 48);
+const LIGHT = { hue: 231, sat: 48, zero: 97, one: 24 };
+const DARK = { hue: 231, sat: 42, zero: 17, one: 82 };
+
+test("pixels: one RGBA pixel per cell, row by row, the scale's lightness", () => {
+  const px = pixels([[0, 1], [1, 0]], LIGHT);
   assert.equal(px.length, 2 * 2 * 4);
   // Weight 0 is lightness 97 in the light palette: chroma 0.06 * 0.48 = 0.0288,
   // x = 0.00432, m = 0.9556, so (0.9556, 0.95992, 0.9844) * 255 = (243.7, 244.8, 251.0).
@@ -43,11 +45,10 @@ test("pixels: one RGBA pixel per cell, row by row, the lesson-1 lightness", () =
   assert.deepEqual([...px.slice(8, 12)], [32, 41, 91, 255]);
   assert.deepEqual([...px.slice(12, 16)], [244, 245, 251, 255]);
   // The dark palette turns the scale round: weight 1 is the lighter end.
-  const dark = pixels([[0, 1]], "dark", 231, 42);
-  assert.equal(lightness(1, "dark") > lightness(0, "dark"), true);
+  const dark = pixels([[0, 1]], DARK);
   assert.ok(dark[4] > dark[0] && dark[6] > dark[2]);
-  assert.throws(() => pixels([], "light", 231, 48), /empty matrix/);
-  assert.throws(() => pixels([[0, 1], [1]], "light", 231, 48), /row 1 has 1 values, row 0 has 2/);
+  assert.throws(() => pixels([], LIGHT), /empty matrix/);
+  assert.throws(() => pixels([[0, 1], [1]], LIGHT), /row 1 has 1 values, row 0 has 2/);
 });
 
 test("cellAt: the cell under a point, null outside", () => {

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  LIGHTNESS, defaultHead, describeChange, fromUnits, keptIndices, lightness, restrict,
+  defaultHead, describeChange, fromUnits, keptIndices, lightness, restrict, scaleOf, scalePosition,
   strongestKey, tokenIndex,
 } from "../../docs/javascripts/lib/heatmap-math.js";
 
@@ -90,22 +90,39 @@ test("describeChange says what the shown numbers say", () => {
   assert.equal(describeChange("it", "x", 0.1231, 0.1229), "“it” → “x” stays at 0.123");
 });
 
-test("colour scale: monotonic in lightness, ends at the stated lightness", () => {
-  for (const palette of ["light", "dark"]) {
-    const ends = LIGHTNESS[palette];
-    const ls = Array.from({ length: 1001 }, (_, i) => lightness(i / 1000, palette));
-    assert.equal(ls[0], ends.zero);
-    assert.equal(ls[1000], ends.one);
-    const dir = Math.sign(ends.one - ends.zero);
+// Two scales as the stylesheet might carry them: darker with weight, and lighter.
+const LIGHT = { hue: 231, sat: 48, zero: 97, one: 24 };
+const DARK = { hue: 231, sat: 42, zero: 17, one: 82 };
+
+test("colour scale: the square root of the weight, between the scale's two ends", () => {
+  // sqrt(1/4) = 1/2: halfway, 97 + (24 - 97) / 2 = 60.5; sqrt(0.01) = 0.1: 97 - 7.3 = 89.7.
+  assert.equal(lightness(0.25, LIGHT), 60.5);
+  assert.equal(lightness(0.01, LIGHT), 89.7);
+  assert.equal(lightness(0, LIGHT), 97);
+  assert.equal(lightness(1, DARK), 82);
+  // Out of range is clipped; the position itself is the square root.
+  assert.equal(lightness(-1, LIGHT), 97);
+  assert.equal(lightness(2, DARK), 82);
+  assert.equal(scalePosition(0.81), 0.9);
+  for (const scale of [LIGHT, DARK]) {
+    const ls = Array.from({ length: 1001 }, (_, i) => lightness(i / 1000, scale));
+    const dir = Math.sign(scale.one - scale.zero);
     for (let i = 1; i < ls.length; i += 1) {
-      assert.ok(dir * (ls[i] - ls[i - 1]) >= 0, `${palette}: lightness not monotonic at ${i / 1000}`);
+      assert.ok(dir * (ls[i] - ls[i - 1]) >= 0, `lightness not monotonic at ${i / 1000}`);
     }
     // Distinguishable: a weight of 0.05 already differs from 0 by several percent.
-    assert.ok(Math.abs(lightness(0.05, palette) - ends.zero) >= 5);
+    assert.ok(Math.abs(lightness(0.05, scale) - scale.zero) >= 5);
   }
-  // Light palette: more weight is darker; dark palette: more weight is lighter.
-  assert.ok(lightness(1, "light") < lightness(0, "light"));
-  assert.ok(lightness(1, "dark") > lightness(0, "dark"));
-  assert.throws(() => lightness(0.5, "sepia"), /palette must be "light" or "dark"/);
-  assert.throws(() => lightness(NaN, "light"), /finite number/);
+  assert.throws(() => lightness(0.5, { zero: 97 }), /the scale needs numbers zero and one/);
+  assert.throws(() => lightness(NaN, LIGHT), /finite number/);
+});
+
+test("scaleOf reads the four custom properties, and names a missing one", () => {
+  const style = (props) => ({ getPropertyValue: (name) => props[name] ?? "" });
+  const css = { "--heat-hue": " 231", "--heat-sat": "48%", "--heat-zero": "97%", "--heat-one": " 24%" };
+  assert.deepEqual(scaleOf(style(css)), LIGHT);
+  assert.throws(
+    () => scaleOf(style({ ...css, "--heat-one": "" })),
+    /colour scale: --heat-one is "", not a number \(stylesheet missing\?\)/,
+  );
 });

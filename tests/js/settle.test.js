@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
-import { batchEnd, nextBudget, SKIPPED, TARGET_MS } from "../../docs/javascripts/settle.js";
+import { batchEnd, nextBudget, skippedSelector, TARGET_MS } from "../../docs/javascripts/settle.js";
 
 /** Every batch of `sizes` under a fixed budget, as [start, end) pairs. */
 function allBatches(sizes, budget) {
@@ -48,7 +48,23 @@ test("a bad budget is named", () => {
   assert.throws(() => batchEnd([1], 0, 0), /budget must be positive, got 0/);
 });
 
-test("the script settles exactly the blocks the stylesheet skips", () => {
-  const css = readFileSync(new URL("../../docs/stylesheets/extra.css", import.meta.url), "utf8");
-  assert.ok(css.includes(`${SKIPPED} {`), "extra.css and settle.js name different blocks");
+test("the skipped blocks are read from the stylesheet's content-visibility rules", () => {
+  // Stand-ins for CSSOM objects: a sheet of rules, one inside a media rule, and a sheet
+  // of another origin, whose cssRules getter throws as a browser's does.
+  const rule = (selectorText, props) => ({ selectorText, style: { getPropertyValue: (n) => props[n] ?? "" } });
+  const sheets = [
+    { cssRules: [rule("p", { color: "red" }), rule(".far > *", { "content-visibility": "auto" })] },
+    { get cssRules() { throw new Error("SecurityError"); } },
+    { cssRules: [{ cssRules: [rule(".cell", { "content-visibility": "auto" }), rule(".x", { "content-visibility": "visible" })] }] },
+  ];
+  assert.equal(skippedSelector(sheets), ".far > *, .cell");
+  assert.equal(skippedSelector([{ cssRules: [rule("p", {})] }]), "");
+});
+
+test("the site's stylesheets skip blocks in one rule only", () => {
+  for (const name of ["extra.css", "widget.css", "heatmap.css", "heads.css", "explorer.css", "practice.css"]) {
+    const css = readFileSync(new URL(`../../docs/stylesheets/${name}`, import.meta.url), "utf8");
+    const count = (css.match(/content-visibility:\s*auto\s*;/g) || []).length;
+    assert.equal(count, name === "extra.css" ? 1 : 0, `${name}: ${count} rules skip blocks`);
+  }
 });

@@ -5,11 +5,11 @@
 // share of every head, computed at build time by site_build/head_roles.py). Layers and
 // heads count from 0 in the data and from 1 on the screen.
 //
-// The colour scale is the lesson-1 heatmap's (heatmap-math.js): the same lightness for
-// the same weight, drawn here into canvas pixels instead of table cells.
-import { check, DIGITS, esc, fromUnits, lightness } from "./heatmap-math.js";
-
-export { DIGITS, esc, fromUnits, lightness };
+// The colour scale is the site's one heat scale (read from the stylesheet with
+// heatmap-math.js's scaleOf): the same colour for the same weight as the lesson-1
+// heatmap's cells and the figures, drawn here into canvas pixels.
+import { check, DIGITS } from "./dom.js";
+import { lightness } from "./heatmap-math.js";
 
 /** The roles head_roles.json may give a head, in the order the widget counts them. */
 export const ROLE_KEYS = Object.freeze(["special", "previous", "self", "next", "mixed"]);
@@ -140,12 +140,10 @@ export function hslToRgb(hue, sat, light) {
  * RGBA pixels of a heatmap, one pixel per cell (row = query, column = key), ready for
  * an ImageData of width cols and height rows.
  * @param {number[][]} matrix  (rows, cols) weights in [0, 1]
- * @param {"light"|"dark"} palette
- * @param {number} hue   degrees
- * @param {number} sat   percent
+ * @param {{hue: number, sat: number, zero: number, one: number}} scale  see scaleOf
  * @returns {Uint8ClampedArray}  (rows * cols * 4,)
  */
-export function pixels(matrix, palette, hue, sat) {
+export function pixels(matrix, scale) {
   const rows = matrix.length;
   check(rows > 0, "pixels: empty matrix");
   const cols = matrix[0].length;
@@ -153,7 +151,7 @@ export function pixels(matrix, palette, hue, sat) {
   matrix.forEach((row, r) => {
     check(row.length === cols, `pixels: row ${r} has ${row.length} values, row 0 has ${cols}`);
     row.forEach((w, c) => {
-      const [R, G, B] = hslToRgb(hue, sat, lightness(w, palette));
+      const [R, G, B] = hslToRgb(scale.hue, scale.sat, lightness(w, scale));
       out.set([R, G, B, 255], (r * cols + c) * 4);
     });
   });

@@ -1,247 +1,323 @@
-// The "every head of a layer" widget: mount(box, M, data, roles) builds it inside its box
-// and wires every control. Loaded through ../heads.js and lib/lazy-mount.js only when the
-// box comes near the screen; M is heads-math.js, data the exported attention of
-// all-MiniLM-L6-v2 (assets/data/it_attention.json), roles the build's classification of
-// its heads (assets/data/head_roles.json, from site_build/head_roles.py).
+// The "every head of a layer" widget: mount(box, data) builds it inside its box. Loaded
+// through ../heads.js and lib/lazy-mount.js only when the box comes near the screen;
+// data.attention is the exported attention of all-MiniLM-L6-v2
+// (assets/data/it_attention.json), data.roles the build's classification of its heads
+// (assets/data/head_roles.json, from site_build/head_roles.py).
 //
 // The twelve small heatmaps and the open head are canvases with one pixel per cell,
 // scaled up by CSS, so the widget stays a few hundred elements at most; the numbers of
-// the open head are in a real table, built only while its <details> is open.
+// the open head are in a real table, built only while its <details> is open. The widget
+// follows the site's pattern (lib/dom.js): one state object, layout() once, render
+// functions that read the state, wire() for the events.
+import { fixed, h, uniqueId } from "./dom.js";
+import { fromUnits, scaleOf } from "./heatmap-math.js";
+import {
+  cellAt, checkRoles, defaultLayer, describeHead, headCaption, layerSummary, moveIndex, pixels,
+} from "./heads-math.js";
 
-let counter = 0;
-
-export function mount(box, M, data, roles) {
+/** Build the widget in `box` and wire every control. */
+export function mount(box, { attention, roles }) {
   if (!box.isConnected) return;
-  const esc = M.esc;
-  M.checkRoles(roles, data);
-  const id = `hd${(counter += 1)}`;
-  const L = data.layers;
-  const H = data.heads;
-  const sentences = data.sentences;
-  const labels = roles.roles;
-  const first = M.defaultLayer(roles.sentences[sentences[0].id]);
-  const state = { sentence: 0, layer: first, focus: 0, open: null };
-  let opens = 0;
+  checkRoles(roles, attention);
+  const first = defaultLayer(roles.sentences[attention.sentences[0].id]);
+  const state = {
+    sentence: 0,
+    layer: first,
+    focus: 0, // the small head in the tab order
+    open: null, // the head shown in full, or null
+    shown: null, // {tokens, matrix} of the open head
+    marked: null, // {row, col} under the pointer
+    opens: 0,
+  };
+  const ctx = { box, ui: layout(box, attention, uniqueId("hd")), state, attention, roles };
+  ctx.ui.layer.value = String(state.layer + 1);
+  wire(ctx);
+  renderHeads(ctx);
+  box.dataset.hdDefault = String(first);
+}
 
-  const radios = sentences
-    .map(
-      (s, i) =>
-        `<label class="hd-radio"><input type="radio" name="${id}-s" value="${i}"${
-          i === 0 ? " checked" : ""
-        }> …too <strong>${esc(s.id)}</strong></label>`,
-    )
-    .join("");
-  // Option values are layer numbers as shown (from 1); state.layer counts from 0.
-  const layerOptions = Array.from({ length: L }, (_, i) => `<option>${i + 1}</option>`).join("");
-  const heads = Array.from(
-    { length: H },
-    (_, h) =>
-      `<button type="button" class="hd-head" data-head="${h}" tabindex="${h === 0 ? 0 : -1}" aria-expanded="false" aria-controls="${id}-full">` +
-      `<span class="hd-head-name">Head ${h + 1}</span><canvas aria-hidden="true"></canvas>` +
-      `<span class="hd-role"></span><span class="hd-share"></span></button>`,
-  ).join("");
+// ------------------------------------------------------------------------------ layout
 
-  box.innerHTML = `
-    <div class="hd-controls">
-      <fieldset class="hd-sentences"><legend>Sentence</legend>${radios}</fieldset>
-      <label class="hd-pick">Layer <select data-hd="layer">${layerOptions}</select></label>
-    </div>
-    <p class="hd-status" data-hd="status"></p>
-    <p class="hd-help" id="${id}-help">Each square is one head: rows are queries, columns are
-      keys, and a darker cell (lighter, in the dark palette) is more weight. Arrow keys move
-      between heads; Enter or Space opens one in full.</p>
-    <div class="hd-heads" role="group" aria-labelledby="${id}-status" aria-describedby="${id}-help" data-hd="heads">${heads}</div>
-    <div class="hd-legend" role="img" aria-label="Colour scale: weight 0 is faint, weight 1 is strong; the numbers of an open head are in its table">
-      <span>0</span><canvas class="hd-ramp" data-hd="ramp" width="101" height="1"></canvas><span>1</span>
-    </div>
-    <div class="hd-full" id="${id}-full" role="group" aria-labelledby="${id}-full-title" data-hd="full" hidden>
-      <div class="hd-full-top">
-        <p class="hd-full-title" id="${id}-full-title" data-hd="title"></p>
-        <button type="button" class="hd-close" data-hd="close">Close</button>
-      </div>
-      <p class="hd-full-help">Rows are queries, columns are keys; each row sums to 1. Point at
-        a cell to read its weight; every weight is in the table below.</p>
-      <div class="hd-scroll">
-        <div class="hd-map" role="img" data-hd="map">
-          <span class="hd-corner">query ↓ key →</span>
-          <div class="hd-cols" data-hd="cols"></div>
-          <div class="hd-rows" data-hd="rows"></div>
-          <div class="hd-cells"><canvas data-hd="canvas"></canvas></div>
-        </div>
-      </div>
-      <p class="hd-readout" data-hd="readout"></p>
-      <details class="hd-table" data-hd="details">
-        <summary>The numbers as a table</summary>
-        <div class="hd-scroll" tabindex="0" role="region" aria-labelledby="${id}-tcap">
-          <table class="hd-data" data-hd="table"><caption id="${id}-tcap"></caption><thead></thead><tbody></tbody></table>
-        </div>
-      </details>
-    </div>
-    <p class="visually-hidden" aria-live="polite" aria-atomic="true" data-hd="live"></p>`;
+function layout(box, data, id) {
+  const ui = {
+    id,
+    layer: h(
+      "select",
+      { "data-hd": "layer" },
+      // Option values are layer numbers as shown (from 1); state.layer counts from 0.
+      Array.from({ length: data.layers }, (_, i) => h("option", {}, String(i + 1))),
+    ),
+    sentences: h(
+      "fieldset",
+      { class: "widget__sentences" },
+      h("legend", {}, "Sentence"),
+      data.sentences.map((s, i) =>
+        h(
+          "label",
+          { class: "widget__radio" },
+          h("input", { type: "radio", name: `${id}-s`, value: i, checked: i === 0 }),
+          " …too ",
+          h("strong", {}, s.id),
+        ),
+      ),
+    ),
+    status: h("p", { class: "heads__status", "data-hd": "status", id: `${id}-status` }),
+    buttons: Array.from({ length: data.heads }, (_, head) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "heads__head",
+          "data-head": head,
+          tabindex: head === 0 ? 0 : -1,
+          "aria-expanded": "false",
+          "aria-controls": `${id}-full`,
+        },
+        h("span", { class: "heads__name" }, `Head ${head + 1}`),
+        h("canvas", { "aria-hidden": "true" }),
+        h("span", { class: "heads__role" }),
+        h("span", { class: "heads__share" }),
+      ),
+    ),
+    ramp: h("canvas", { class: "heads__ramp", "data-hd": "ramp", width: 101, height: 1 }),
+    title: h("p", { class: "heads__title", id: `${id}-full-title`, "data-hd": "title" }),
+    close: h("button", { type: "button", class: "heads__close", "data-hd": "close" }, "Close"),
+    map: h("div", { class: "heads__map", role: "img", "data-hd": "map" }),
+    cols: h("div", { class: "heads__cols", "data-hd": "cols" }),
+    rows: h("div", { class: "heads__rows", "data-hd": "rows" }),
+    canvas: h("canvas", { "data-hd": "canvas" }),
+    readout: h("p", { class: "heads__readout", "data-hd": "readout" }),
+    tableCaption: h("caption", { id: `${id}-tcap` }),
+    tableHead: h("thead"),
+    tableBody: h("tbody"),
+    live: h("p", { class: "visually-hidden", "aria-live": "polite", "aria-atomic": "true", "data-hd": "live" }),
+  };
+  ui.grid = h(
+    "div",
+    {
+      class: "heads__grid",
+      role: "group",
+      "aria-labelledby": `${id}-status`,
+      "aria-describedby": `${id}-help`,
+      "data-hd": "heads",
+    },
+    ui.buttons,
+  );
+  ui.map.append(h("span", { class: "heads__corner" }, "query ↓ key →"), ui.cols, ui.rows, h("div", { class: "heads__cells" }, ui.canvas));
+  ui.details = h(
+    "details",
+    { class: "widget__table", "data-hd": "details" },
+    h("summary", {}, "The numbers as a table"),
+    h(
+      "div",
+      { class: "widget__scroll", tabindex: "0", role: "region", "aria-labelledby": `${id}-tcap` },
+      h("table", { class: "widget__data", "data-hd": "table" }, ui.tableCaption, ui.tableHead, ui.tableBody),
+    ),
+  );
+  ui.full = h(
+    "div",
+    { class: "heads__full", id: `${id}-full`, role: "group", "aria-labelledby": `${id}-full-title`, "data-hd": "full", hidden: true },
+    h("div", { class: "heads__full-top" }, ui.title, ui.close),
+    h(
+      "p",
+      { class: "heads__full-help" },
+      "Rows are queries, columns are keys; each row sums to 1. Point at a cell to read its weight; every weight is in the table below.",
+    ),
+    h("div", { class: "widget__scroll" }, ui.map),
+    ui.readout,
+    ui.details,
+  );
+  box.replaceChildren(
+    h(
+      "div",
+      { class: "heads__controls" },
+      ui.sentences,
+      h("label", { class: "widget__pick" }, "Layer ", ui.layer),
+    ),
+    ui.status,
+    h(
+      "p",
+      { class: "heads__help", id: `${id}-help` },
+      "Each square is one head: rows are queries, columns are keys, and a darker cell (lighter, in the " +
+        "dark palette) is more weight. Arrow keys move between heads; Enter or Space opens one in full.",
+    ),
+    ui.grid,
+    h(
+      "div",
+      {
+        class: "widget__legend",
+        role: "img",
+        "aria-label": "Colour scale: weight 0 is faint, weight 1 is strong; the numbers of an open head are in its table",
+      },
+      h("span", {}, "0"),
+      ui.ramp,
+      h("span", {}, "1"),
+    ),
+    ui.full,
+    ui.live,
+  );
+  return ui;
+}
 
-  const $ = (name) => box.querySelector(`[data-hd="${name}"]`);
-  const status = $("status");
-  status.id = `${id}-status`;
-  const grid = $("heads");
-  const buttons = [...grid.querySelectorAll(".hd-head")];
-  const layerSel = $("layer");
-  layerSel.value = String(state.layer + 1);
-  const full = $("full");
-  const canvas = $("canvas");
-  const details = $("details");
-  const readout = $("readout");
+// ------------------------------------------------------------------------------ render
 
-  // The colour scale's hue and saturation are the lesson-1 heatmap's CSS custom
-  // properties, and the palette is named by heads.css: the stylesheet decides both.
-  function colours() {
-    const css = getComputedStyle(box);
-    const hue = parseFloat(css.getPropertyValue("--hm-hue"));
-    const sat = parseFloat(css.getPropertyValue("--hm-sat"));
-    const palette = css.getPropertyValue("--hd-palette").trim();
-    if (!Number.isFinite(hue) || !Number.isFinite(sat) || !palette) {
-      throw new Error("heads widget: --hm-hue, --hm-sat or --hd-palette is not set (stylesheet missing?)");
-    }
-    return { hue, sat, palette };
+const matrixOf = ({ attention }, s, layer, head) =>
+  fromUnits(attention.sentences[s].attention[layer][head], attention.scale);
+const entriesOf = ({ attention, roles, state }) => roles.sentences[attention.sentences[state.sentence].id][state.layer];
+
+/** Paint `matrix` into `target`, one pixel a cell, in the palette's heat scale. */
+function draw(target, matrix, scale) {
+  const rows = matrix.length;
+  const cols = matrix[0].length;
+  if (target.width !== cols) target.width = cols;
+  if (target.height !== rows) target.height = rows;
+  target.getContext("2d").putImageData(new ImageData(pixels(matrix, scale), cols, rows), 0, 0);
+}
+
+/** The twelve small heads of the state's layer, their captions, the status and the legend. */
+function renderHeads(ctx) {
+  const { ui, state, attention, roles } = ctx;
+  const scale = scaleOf(getComputedStyle(ctx.box));
+  const entries = entriesOf(ctx);
+  ui.buttons.forEach((b, head) => {
+    draw(b.querySelector("canvas"), matrixOf(ctx, state.sentence, state.layer, head), scale);
+    const { label, short } = headCaption(entries[head], roles.roles);
+    b.querySelector(".heads__role").textContent = label;
+    b.querySelector(".heads__share").textContent = short;
+    b.dataset.role = entries[head].role;
+  });
+  ui.status.textContent = `Heads of layer ${state.layer + 1} of ${attention.layers}, with “…too ${
+    attention.sentences[state.sentence].id
+  }.”: ${layerSummary(entries, roles.roles)}.`;
+  draw(ui.ramp, [Array.from({ length: 101 }, (_, i) => i / 100)], scale);
+}
+
+/** The open head: its heatmap with token labels, the readout and (while open) its table. */
+function renderFull(ctx) {
+  const { ui, state, attention, roles } = ctx;
+  const head = state.open;
+  const sent = attention.sentences[state.sentence];
+  state.shown = { tokens: sent.tokens, matrix: matrixOf(ctx, state.sentence, state.layer, head) };
+  state.marked = null;
+  ui.title.textContent = describeHead(state.layer, head, entriesOf(ctx)[head], roles.roles);
+  ui.close.setAttribute("aria-label", `Close the full view of head ${head + 1}`);
+  ui.map.style.setProperty("--heads-n", String(sent.tokens.length));
+  ui.map.setAttribute(
+    "aria-label",
+    `Heatmap of layer ${state.layer + 1}, head ${head + 1}, “…too ${sent.id}.”; its numbers are in the table below`,
+  );
+  const labels = () => sent.tokens.map((t) => h("span", { class: "heads__token" }, t));
+  ui.cols.replaceChildren(...labels());
+  ui.rows.replaceChildren(...labels());
+  draw(ui.canvas, state.shown.matrix, scaleOf(getComputedStyle(ctx.box)));
+  ui.readout.textContent = "";
+  ui.tableCaption.textContent = `Attention weights of layer ${state.layer + 1}, head ${head + 1}, “…too ${
+    sent.id
+  }.”: rows are queries, columns are keys; each row sums to 1.`;
+  renderTable(ctx);
+  ui.buttons.forEach((b, i) => b.setAttribute("aria-expanded", String(i === head)));
+}
+
+/** Every number of the open head, filled only while the <details> is open. */
+function renderTable({ ui, state }) {
+  if (!ui.details.open || !state.shown) {
+    ui.tableHead.replaceChildren();
+    ui.tableBody.replaceChildren();
+    return;
   }
+  const { tokens, matrix } = state.shown;
+  ui.tableHead.replaceChildren(
+    h("tr", {}, h("th", { scope: "col" }, "query → key"), tokens.map((t) => h("th", { scope: "col" }, t))),
+  );
+  ui.tableBody.replaceChildren(
+    ...matrix.map((row, r) => h("tr", {}, h("th", { scope: "row" }, tokens[r]), row.map((w) => h("td", {}, fixed(w))))),
+  );
+}
 
-  function draw(target, matrix, c) {
-    const rows = matrix.length;
-    const cols = matrix[0].length;
-    if (target.width !== cols) target.width = cols;
-    if (target.height !== rows) target.height = rows;
-    const img = new ImageData(M.pixels(matrix, c.palette, c.hue, c.sat), cols, rows);
-    target.getContext("2d").putImageData(img, 0, 0);
+/** Exactly one small head is in the tab order: the one last focused. */
+function roving({ ui, state }, head) {
+  state.focus = head;
+  ui.buttons.forEach((b, i) => {
+    b.tabIndex = i === head ? 0 : -1;
+  });
+}
+
+/** The row and column labels of the cell under the pointer stand out. */
+function mark({ ui, state }, cell) {
+  if (state.marked) {
+    ui.rows.children[state.marked.row]?.classList.remove("heads__token--on");
+    ui.cols.children[state.marked.col]?.classList.remove("heads__token--on");
   }
+  state.marked = cell;
+  if (!cell) return;
+  ui.rows.children[cell.row].classList.add("heads__token--on");
+  ui.cols.children[cell.col].classList.add("heads__token--on");
+}
 
-  const matrixOf = (s, layer, head) => M.fromUnits(sentences[s].attention[layer][head], data.scale);
-  const entryOf = (layer, head) => roles.sentences[sentences[state.sentence].id][layer][head];
+// -------------------------------------------------------------------------------- wire
 
-  function renderHeads() {
-    const c = colours();
-    const entries = roles.sentences[sentences[state.sentence].id][state.layer];
-    buttons.forEach((b, h) => {
-      draw(b.querySelector("canvas"), matrixOf(state.sentence, state.layer, h), c);
-      const { label, short } = M.headCaption(entries[h], labels);
-      b.querySelector(".hd-role").textContent = label;
-      b.querySelector(".hd-share").textContent = short;
-      b.dataset.role = entries[h].role;
-    });
-    status.textContent = `Heads of layer ${state.layer + 1} of ${L}, with “…too ${
-      sentences[state.sentence].id
-    }.”: ${M.layerSummary(entries, labels)}.`;
-    draw($("ramp"), [Array.from({ length: 101 }, (_, i) => i / 100)], c);
-  }
-
-  // The open head: its heatmap with token labels, the readout and (while open) its table.
-  let shown = null; // {tokens, matrix} of the open head
-  function renderFull() {
-    const h = state.open;
-    const sent = sentences[state.sentence];
-    shown = { tokens: sent.tokens, matrix: matrixOf(state.sentence, state.layer, h) };
-    const n = shown.tokens.length;
-    const title = M.describeHead(state.layer, h, entryOf(state.layer, h), labels);
-    $("title").textContent = title;
-    $("close").setAttribute("aria-label", `Close the full view of head ${h + 1}`);
-    const map = $("map");
-    map.style.setProperty("--hd-n", String(n));
-    map.setAttribute(
-      "aria-label",
-      `Heatmap of layer ${state.layer + 1}, head ${h + 1}, “…too ${sent.id}.”; its numbers are in the table below`,
-    );
-    const spans = shown.tokens.map((t) => `<span>${esc(t)}</span>`).join("");
-    $("cols").innerHTML = spans;
-    $("rows").innerHTML = spans;
-    draw(canvas, shown.matrix, colours());
-    readout.textContent = "";
-    $("table").caption.textContent = `Attention weights of layer ${state.layer + 1}, head ${h + 1}, “…too ${
-      sent.id
-    }.”: rows are queries, columns are keys; each row sums to 1.`;
-    fillTable();
-    buttons.forEach((b, i) => b.setAttribute("aria-expanded", String(i === h)));
-  }
-
-  // Every number of the open head, filled only while the <details> is open.
-  function fillTable() {
-    const table = $("table");
-    if (!details.open || !shown) {
-      table.tHead.replaceChildren();
-      table.tBodies[0].replaceChildren();
-      return;
-    }
-    const { tokens, matrix } = shown;
-    table.tHead.innerHTML = `<tr><th scope="col">query → key</th>${tokens
-      .map((t) => `<th scope="col">${esc(t)}</th>`)
-      .join("")}</tr>`;
-    table.tBodies[0].innerHTML = matrix
-      .map(
-        (row, r) =>
-          `<tr><th scope="row">${esc(tokens[r])}</th>${row
-            .map((w) => `<td>${w.toFixed(M.DIGITS)}</td>`)
-            .join("")}</tr>`,
-      )
-      .join("");
-  }
-  details.addEventListener("toggle", fillTable);
-
+function wire(ctx) {
+  const { box, ui, state } = ctx;
   const say = (text) => {
-    $("live").textContent = text;
+    ui.live.textContent = text;
   };
 
-  function open(h) {
-    state.open = h;
-    full.hidden = false;
-    renderFull();
-    opens += 1;
-    box.dataset.hdOpens = String(opens);
-    say(`Opened ${$("title").textContent}.`);
-    full.scrollIntoView({ block: "nearest" });
-    $("close").focus({ preventScroll: true });
+  function open(head) {
+    state.open = head;
+    ui.full.hidden = false;
+    renderFull(ctx);
+    state.opens += 1;
+    box.dataset.hdOpens = String(state.opens);
+    say(`Opened ${ui.title.textContent}.`);
+    ui.full.scrollIntoView({ block: "nearest" });
+    ui.close.focus({ preventScroll: true });
   }
 
   function close() {
     if (state.open === null) return;
-    const h = state.open;
+    const head = state.open;
     state.open = null;
-    shown = null;
-    full.hidden = true;
-    details.open = false;
-    buttons.forEach((b) => b.setAttribute("aria-expanded", "false"));
-    say(`Closed head ${h + 1} of layer ${state.layer + 1}.`);
-    roving(h);
-    buttons[h].focus();
+    state.shown = null;
+    ui.full.hidden = true;
+    ui.details.open = false;
+    ui.buttons.forEach((b) => b.setAttribute("aria-expanded", "false"));
+    say(`Closed head ${head + 1} of layer ${state.layer + 1}.`);
+    roving(ctx, head);
+    ui.buttons[head].focus();
   }
 
-  // Exactly one small head is in the tab order: the one last focused.
-  function roving(h) {
-    state.focus = h;
-    buttons.forEach((b, i) => {
-      b.tabIndex = i === h ? 0 : -1;
-    });
+  function rerender() {
+    renderHeads(ctx);
+    if (state.open !== null) {
+      renderFull(ctx);
+      say(`Now showing ${ui.title.textContent}.`);
+    }
   }
 
-  grid.addEventListener("click", (e) => {
-    const b = e.target.closest(".hd-head");
+  ui.details.addEventListener("toggle", () => renderTable(ctx));
+  ui.grid.addEventListener("click", (e) => {
+    const b = e.target.closest(".heads__head");
     if (!b) return;
-    const h = Number(b.dataset.head);
-    roving(h);
-    if (state.open === h) close();
-    else open(h);
+    const head = Number(b.dataset.head);
+    roving(ctx, head);
+    if (state.open === head) close();
+    else open(head);
   });
-  grid.addEventListener("focusin", (e) => {
-    const b = e.target.closest(".hd-head");
-    if (b) roving(Number(b.dataset.head));
+  ui.grid.addEventListener("focusin", (e) => {
+    const b = e.target.closest(".heads__head");
+    if (b) roving(ctx, Number(b.dataset.head));
   });
-  grid.addEventListener("keydown", (e) => {
-    const b = e.target.closest(".hd-head");
+  ui.grid.addEventListener("keydown", (e) => {
+    const b = e.target.closest(".heads__head");
     if (!b) return;
-    const columns = getComputedStyle(grid).gridTemplateColumns.split(" ").length;
-    const to = M.moveIndex(Number(b.dataset.head), e.key, H, columns);
+    const columns = getComputedStyle(ui.grid).gridTemplateColumns.split(" ").length;
+    const to = moveIndex(Number(b.dataset.head), e.key, ui.buttons.length, columns);
     if (to === null) return;
     e.preventDefault();
-    roving(to);
-    buttons[to].focus();
+    roving(ctx, to);
+    ui.buttons[to].focus();
   });
-  $("close").addEventListener("click", close);
+  ui.close.addEventListener("click", close);
   box.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && state.open !== null) {
       e.preventDefault();
@@ -250,62 +326,39 @@ export function mount(box, M, data, roles) {
   });
 
   // The readout: the weight under the pointer (mouse, pen or touch).
-  const rowLabels = () => $("rows").children;
-  const colLabels = () => $("cols").children;
-  let marked = null;
-  function mark(cell) {
-    if (marked) {
-      rowLabels()[marked.row]?.classList.remove("hd-on");
-      colLabels()[marked.col]?.classList.remove("hd-on");
-    }
-    marked = cell;
-    if (!cell) return;
-    rowLabels()[cell.row].classList.add("hd-on");
-    colLabels()[cell.col].classList.add("hd-on");
-  }
   function point(e) {
-    if (!shown) return;
-    const rect = canvas.getBoundingClientRect();
-    const n = shown.tokens.length;
-    const cell = M.cellAt(e.clientX - rect.left, e.clientY - rect.top, rect.width, rect.height, n, n);
-    mark(cell);
+    if (!state.shown) return;
+    const rect = ui.canvas.getBoundingClientRect();
+    const n = state.shown.tokens.length;
+    const cell = cellAt(e.clientX - rect.left, e.clientY - rect.top, rect.width, rect.height, n, n);
+    mark(ctx, cell);
     if (!cell) return;
-    const { tokens, matrix } = shown;
-    readout.textContent = `${tokens[cell.row]} → ${tokens[cell.col]} ${matrix[cell.row][cell.col].toFixed(M.DIGITS)}`;
+    const { tokens, matrix } = state.shown;
+    ui.readout.textContent = `${tokens[cell.row]} → ${tokens[cell.col]} ${fixed(matrix[cell.row][cell.col])}`;
   }
-  canvas.addEventListener("pointermove", point);
-  canvas.addEventListener("pointerdown", point);
-  canvas.addEventListener("pointerleave", () => mark(null));
+  ui.canvas.addEventListener("pointermove", point);
+  ui.canvas.addEventListener("pointerdown", point);
+  ui.canvas.addEventListener("pointerleave", () => mark(ctx, null));
 
-  function rerender() {
-    renderHeads();
-    if (state.open !== null) {
-      renderFull();
-      say(`Now showing ${$("title").textContent}.`);
-    }
-  }
-  layerSel.addEventListener("change", () => {
-    state.layer = Number(layerSel.value) - 1;
+  ui.layer.addEventListener("change", () => {
+    state.layer = Number(ui.layer.value) - 1;
     rerender();
   });
-  box.querySelector(".hd-sentences").addEventListener("change", (e) => {
-    if (e.target.name === `${id}-s`) {
+  ui.sentences.addEventListener("change", (e) => {
+    if (e.target.name === `${ui.id}-s`) {
       state.sentence = Number(e.target.value);
       rerender();
     }
   });
 
-  // Material switches the palette by an attribute of <body>: redraw the canvases then.
+  // Material switches the palette by an attribute of <body>: repaint the canvases then.
   const palette = new MutationObserver(() => {
     if (!box.isConnected) {
       palette.disconnect();
       return;
     }
-    renderHeads();
-    if (shown) draw(canvas, shown.matrix, colours());
+    renderHeads(ctx);
+    if (state.shown) draw(ui.canvas, state.shown.matrix, scaleOf(getComputedStyle(box)));
   });
   palette.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
-
-  renderHeads();
-  box.dataset.hdDefault = String(first);
 }

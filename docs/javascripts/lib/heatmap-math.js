@@ -2,26 +2,16 @@
 //
 // Data layout (data/it_attention.json): attention[layer][head][query][key] holds
 // integers in units of 1/scale; a row is one query's softmax over the keys.
+//
+// The colour scale is the site's one heat scale (site_build/heat_scale.py), which the
+// build writes into the stylesheet as custom properties: scaleOf() reads them, and
+// lightness() places a weight on them as the figures do.
+import { check, DIGITS } from "./dom.js";
+
+export { DIGITS };
 
 /** Tokens the tokenizer adds around every sentence. */
 export const SPECIAL_TOKENS = Object.freeze(["[CLS]", "[SEP]"]);
-
-/** Lightness (CSS %) of a cell of weight 0 and of weight 1, per palette. */
-export const LIGHTNESS = Object.freeze({
-  light: Object.freeze({ zero: 97, one: 24 }),
-  dark: Object.freeze({ zero: 17, one: 82 }),
-});
-
-/** Decimals of a weight shown in a widget (lesson 1's heatmap, lesson 2's heads). */
-export const DIGITS = 3;
-
-/** Throw an Error with `message` unless `condition` holds. */
-export function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-/** `s` as text safe inside HTML markup and attribute values. */
-export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * One (n, n) matrix of weights in [0, 1] from the stored integer units.
@@ -127,7 +117,7 @@ export function defaultHead(attention, tokens, query, key) {
  * @param {number} digits  shown precision
  * @returns {string}
  */
-export function describeChange(query, key, a, b, digits = 3) {
+export function describeChange(query, key, a, b, digits = DIGITS) {
   const sa = a.toFixed(digits);
   const sb = b.toFixed(digits);
   if (sa === sb) return `“${query}” → “${key}” stays at ${sa}`;
@@ -136,17 +126,52 @@ export function describeChange(query, key, a, b, digits = 3) {
 }
 
 /**
- * Map a weight in [0, 1] to a lightness (CSS %), monotonic: darker for more
- * weight in the light palette, lighter for more weight in the dark one. A square
- * root spreads the many small weights so they stay distinguishable.
- * @param {number} w
- * @param {"light"|"dark"} palette
+ * Where a weight sits along the colour scale, 0 at weight 0 and 1 at weight 1: the
+ * square root spreads the many small weights so they stay distinguishable.
+ * @param {number} w  a weight, clipped to [0, 1]
  * @returns {number}
  */
-export function lightness(w, palette) {
-  const ends = LIGHTNESS[palette];
-  check(ends !== undefined, `palette must be "light" or "dark", got ${palette}`);
+export function scalePosition(w) {
   check(Number.isFinite(w), `weight must be a finite number, got ${w}`);
-  const t = Math.sqrt(Math.min(1, Math.max(0, w)));
-  return Math.round((ends.zero + (ends.one - ends.zero) * t) * 10) / 10;
+  return Math.sqrt(Math.min(1, Math.max(0, w)));
+}
+
+/** The custom properties that carry the heat scale (site_build/heat_scale.py). */
+export const SCALE_PROPERTIES = Object.freeze({
+  hue: "--heat-hue",
+  sat: "--heat-sat",
+  zero: "--heat-zero",
+  one: "--heat-one",
+});
+
+/**
+ * The heat scale of the current palette, read from a computed style.
+ * @param {{getPropertyValue: (name: string) => string}} style  e.g. getComputedStyle(box)
+ * @returns {{hue: number, sat: number, zero: number, one: number}}  degrees and percents
+ */
+export function scaleOf(style) {
+  const out = {};
+  for (const [key, name] of Object.entries(SCALE_PROPERTIES)) {
+    const text = style.getPropertyValue(name).trim();
+    const value = parseFloat(text);
+    check(Number.isFinite(value), `colour scale: ${name} is ${JSON.stringify(text)}, not a number (stylesheet missing?)`);
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Map a weight in [0, 1] to a lightness (CSS %) on `scale`, rounded to 0.1: from
+ * scale.zero at weight 0 to scale.one at weight 1, along scalePosition().
+ * @param {number} w
+ * @param {{zero: number, one: number}} scale
+ * @returns {number}
+ */
+export function lightness(w, scale) {
+  check(
+    scale && Number.isFinite(scale.zero) && Number.isFinite(scale.one),
+    `lightness: the scale needs numbers zero and one, got ${JSON.stringify(scale)}`,
+  );
+  const t = scalePosition(w);
+  return Math.round((scale.zero + (scale.one - scale.zero) * t) * 10) / 10;
 }

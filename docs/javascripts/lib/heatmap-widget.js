@@ -1,264 +1,328 @@
-// The "it → animal" heatmap widget: mount(box, M, data) builds it inside its box and
-// wires every control. Loaded through ../heatmap.js and lib/lazy-mount.js only when
-// the box comes near the screen; M is heatmap-math.js, data the exported
-// attention of all-MiniLM-L6-v2 (assets/data/it_attention.json).
+// The "it → animal" heatmap widget: mount(box, data) builds it inside its box. Loaded
+// through ../heatmap.js and lib/lazy-mount.js only when the box comes near the screen;
+// data is the exported attention of all-MiniLM-L6-v2 (assets/data/it_attention.json).
+//
+// The widget pattern of the site (lib/dom.js): one state object, layout() builds the
+// fixed parts once, render() redraws everything that depends on the state, wire() turns
+// events into state changes followed by a render.
+import { DIGITS, fixed, h, uniqueId } from "./dom.js";
+import {
+  defaultHead, describeChange, fromUnits, keptIndices, restrict, scalePosition, strongestKey, tokenIndex,
+} from "./heatmap-math.js";
 
 const QUERY = "it";
 const KEY = "animal";
 const DISTRACTOR = "street";
-let counter = 0;
+const LEGEND = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 
 const quote = (t) => `“${t}”`;
+/** A cell's or swatch's place on the colour scale; heatmap.css turns it into a colour. */
+const heat = (w) => `--heat-t:${scalePosition(w).toFixed(4)}`;
 
-export function mount(box, M, data) {
+/** Build the heatmap in `box` and wire every control. */
+export function mount(box, data) {
   if (!box.isConnected) return;
-  const { DIGITS, esc } = M;
-  const fmt = (w) => w.toFixed(DIGITS);
-  const id = `hm${(counter += 1)}`;
-  const L = data.layers;
-  const H = data.heads;
-  const sentences = data.sentences;
-  const first = sentences[0];
-  const dflt = M.defaultHead(first.attention, first.tokens, QUERY, KEY);
+  const first = data.sentences[0];
+  const dflt = defaultHead(first.attention, first.tokens, QUERY, KEY);
   const state = {
     sentence: 0,
     layer: dflt.layer,
     head: dflt.head,
     hide: false,
-    query: M.tokenIndex(first.tokens, QUERY), // index into the full token list
-    view: null,
+    query: tokenIndex(first.tokens, QUERY), // index into the full token list
+    view: null, // the shown matrix (viewOf), kept for the event handlers
+    selections: 0,
   };
-  let selections = 0;
+  const ui = layout(box, data, uniqueId("hm"));
+  ui.layer.value = String(state.layer);
+  ui.head.value = String(state.head);
+  wire(ui, state, data, dflt);
+  render(ui, state, data, dflt);
+  box.dataset.hmDefault = `${dflt.layer},${dflt.head}`;
+}
 
-  const options = (n) =>
-    Array.from({ length: n }, (_, i) => `<option value="${i}">${i + 1}</option>`).join("");
-  const radios = sentences
-    .map(
-      (s, i) =>
-        `<label class="hm-radio"><input type="radio" name="${id}-s" value="${i}"${
-          i === 0 ? " checked" : ""
-        }> …too <strong>${esc(s.id)}</strong></label>`,
-    )
-    .join("");
-  const legend = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
-    .map((w) => `<span class="hm-swatch" style="${cellStyle(M, w)}"></span>`)
-    .join("");
+// ------------------------------------------------------------------------------- state
 
-  box.innerHTML = `
-    <div class="hm-controls">
-      <fieldset class="hm-sentences"><legend>Sentence</legend>${radios}</fieldset>
-      <label class="hm-pick">Layer <select data-hm="layer">${options(L)}</select></label>
-      <label class="hm-pick">Head <select data-hm="head">${options(H)}</select></label>
-      <label class="hm-check"><input type="checkbox" data-hm="hide"> Hide [CLS] and [SEP]</label>
-    </div>
-    <p class="hm-sentence" data-hm="sentence"></p>
-    <p class="hm-status" data-hm="status"></p>
-    <p class="hm-help" id="${id}-help">Rows are queries, columns are keys. Click a row, or
-      Tab into the grid and use ↑ ↓ (Home, End) to move between queries and ← → to read
-      one weight; Enter repeats the strongest key.</p>
-    <div class="hm-body">
-      <div class="hm-map">
-        <div class="hm-scroll">
-          <table role="grid" class="hm-grid" aria-labelledby="${id}-cap" aria-describedby="${id}-help" data-hm="grid">
-            <caption id="${id}-cap"></caption>
-            <thead></thead><tbody></tbody>
-          </table>
-        </div>
-        <div class="hm-legend" role="img" aria-label="Colour scale: weight 0 is faint, weight 1 is strong; the numbers are in the row panel and the table">
-          <span>0</span><span class="hm-ramp">${legend}</span><span>1</span>
-        </div>
-      </div>
-      <div class="hm-row" data-hm="row">
-        <h3 class="hm-row-title" id="${id}-row-title"></h3>
-        <p class="hm-live" aria-live="polite" aria-atomic="true" data-hm="live"></p>
-        <ol class="hm-bars" aria-labelledby="${id}-row-title"></ol>
-      </div>
-    </div>
-    <p class="hm-contrast" data-hm="contrast"></p>
-    <details class="hm-table">
-      <summary>The same numbers as a table</summary>
-      <div class="hm-scroll" tabindex="0" role="region" aria-labelledby="${id}-tcap">
-        <table class="hm-data" data-hm="table"><caption id="${id}-tcap"></caption><thead></thead><tbody></tbody></table>
-      </div>
-    </details>`;
+/**
+ * The matrix shown for sentence `s`: its stored units for the state's layer and head,
+ * in [0, 1], restricted (and renormalised) when special tokens are hidden.
+ */
+function viewOf(data, state, s) {
+  const sent = data.sentences[s];
+  const full = fromUnits(sent.attention[state.layer][state.head], data.scale);
+  const keep = keptIndices(sent.tokens, state.hide);
+  const { matrix, removed } = restrict(full, keep);
+  return { tokens: keep.map((i) => sent.tokens[i]), keep, matrix, removed };
+}
 
-  const $ = (name) => box.querySelector(`[data-hm="${name}"]`);
-  const grid = $("grid");
-  const layerSel = $("layer");
-  const headSel = $("head");
-  const hideBox = $("hide");
-  layerSel.value = String(state.layer);
-  headSel.value = String(state.head);
+// ------------------------------------------------------------------------------ layout
 
-  // The matrix shown: the stored units of the current sentence, layer and head, in
-  // [0, 1], restricted (and renormalised) when special tokens are hidden.
-  function viewOf(s) {
-    const sent = sentences[s];
-    const full = M.fromUnits(sent.attention[state.layer][state.head], data.scale);
-    const keep = M.keptIndices(sent.tokens, state.hide);
-    const { matrix, removed } = M.restrict(full, keep);
-    return { tokens: keep.map((i) => sent.tokens[i]), keep, matrix, removed };
+/** The parts that never change, with a handle on each one render() fills. */
+function layout(box, data, id) {
+  const options = (n) => Array.from({ length: n }, (_, i) => h("option", { value: i }, String(i + 1)));
+  const ui = {
+    box,
+    id,
+    layer: h("select", { "data-hm": "layer" }, options(data.layers)),
+    head: h("select", { "data-hm": "head" }, options(data.heads)),
+    hide: h("input", { type: "checkbox", "data-hm": "hide" }),
+    sentences: h(
+      "fieldset",
+      { class: "widget__sentences" },
+      h("legend", {}, "Sentence"),
+      data.sentences.map((s, i) =>
+        h(
+          "label",
+          { class: "widget__radio" },
+          h("input", { type: "radio", name: `${id}-s`, value: i, checked: i === 0 }),
+          " …too ",
+          h("strong", {}, s.id),
+        ),
+      ),
+    ),
+    sentence: h("p", { class: "heatmap__sentence", "data-hm": "sentence" }),
+    status: h("p", { class: "heatmap__status", "data-hm": "status" }),
+    caption: h("caption", { id: `${id}-cap` }),
+    gridHead: h("thead"),
+    gridBody: h("tbody"),
+    rowTitle: h("h3", { class: "heatmap__row-title", id: `${id}-row-title` }),
+    live: h("p", { class: "heatmap__live", "aria-live": "polite", "aria-atomic": "true", "data-hm": "live" }),
+    bars: h("ol", { class: "heatmap__bars", "aria-labelledby": `${id}-row-title` }),
+    contrast: h("p", { class: "heatmap__contrast", "data-hm": "contrast" }),
+    tableCaption: h("caption", { id: `${id}-tcap` }),
+    tableHead: h("thead"),
+    tableBody: h("tbody"),
+  };
+  ui.grid = h(
+    "table",
+    {
+      role: "grid",
+      class: "heatmap__grid",
+      "aria-labelledby": `${id}-cap`,
+      "aria-describedby": `${id}-help`,
+      "data-hm": "grid",
+    },
+    ui.caption,
+    ui.gridHead,
+    ui.gridBody,
+  );
+  ui.table = h("table", { class: "widget__data", "data-hm": "table" }, ui.tableCaption, ui.tableHead, ui.tableBody);
+  ui.details = h(
+    "details",
+    { class: "widget__table" },
+    h("summary", {}, "The same numbers as a table"),
+    h("div", { class: "widget__scroll", tabindex: "0", role: "region", "aria-labelledby": `${id}-tcap` }, ui.table),
+  );
+  box.replaceChildren(
+    h(
+      "div",
+      { class: "heatmap__controls" },
+      ui.sentences,
+      h("label", { class: "widget__pick" }, "Layer ", ui.layer),
+      h("label", { class: "widget__pick" }, "Head ", ui.head),
+      h("label", { class: "heatmap__check" }, ui.hide, " Hide [CLS] and [SEP]"),
+    ),
+    ui.sentence,
+    ui.status,
+    h(
+      "p",
+      { class: "heatmap__help", id: `${id}-help` },
+      "Rows are queries, columns are keys. Click a row, or Tab into the grid and use ↑ ↓ " +
+        "(Home, End) to move between queries and ← → to read one weight; Enter repeats the strongest key.",
+    ),
+    h(
+      "div",
+      { class: "heatmap__body" },
+      h(
+        "div",
+        { class: "heatmap__map" },
+        h("div", { class: "widget__scroll" }, ui.grid),
+        h(
+          "div",
+          {
+            class: "widget__legend",
+            role: "img",
+            "aria-label":
+              "Colour scale: weight 0 is faint, weight 1 is strong; the numbers are in the row panel and the table",
+          },
+          h("span", {}, "0"),
+          h("span", { class: "heatmap__ramp" }, LEGEND.map((w) => h("span", { class: "heatmap__swatch", style: heat(w) }))),
+          h("span", {}, "1"),
+        ),
+      ),
+      h("div", { class: "heatmap__row", "data-hm": "row" }, ui.rowTitle, ui.live, ui.bars),
+    ),
+    ui.contrast,
+    ui.details,
+  );
+  return ui;
+}
+
+// ------------------------------------------------------------------------------ render
+
+/** Everything that depends on the sentence, layer, head and hiding; then the row. */
+function render(ui, state, data, dflt) {
+  const v = viewOf(data, state, state.sentence);
+  state.view = v;
+  const sent = data.sentences[state.sentence];
+  const first = data.sentences[0];
+  const L = data.layers;
+  const H = data.heads;
+  ui.gridHead.replaceChildren(headRow(v.tokens, true));
+  ui.gridBody.replaceChildren(
+    ...v.matrix.map((row, r) =>
+      h(
+        "tr",
+        { class: "heatmap__query", "data-row": r },
+        h("th", { scope: "row", tabindex: "-1" }, v.tokens[r]),
+        row.map((w) => h("td", { tabindex: "-1", style: heat(w) }, h("span", { class: "visually-hidden" }, fixed(w)))),
+      ),
+    ),
+  );
+  ui.caption.textContent = `Attention weights, query → key: layer ${state.layer + 1}, head ${
+    state.head + 1
+  }, “…too ${sent.id}.”`;
+  ui.tableCaption.textContent = `${ui.caption.textContent}${
+    state.hide ? " ([CLS] and [SEP] hidden, rows renormalised)" : ""
+  }. Rows are queries, columns are keys; each row sums to 1.`;
+  renderTable(ui, state);
+
+  ui.sentence.replaceChildren(
+    h("span", { class: "heatmap__label" }, "Sentence as the model saw it:"),
+    ...sent.tokens.flatMap((t) => [" ", h("code", {}, t)]),
+  );
+  const isDefault = state.layer === dflt.layer && state.head === dflt.head;
+  const where = isDefault
+    ? `the head where ${quote(QUERY)} gives ${quote(KEY)} the most weight with “…too ${first.id}.” (of all ${L * H} heads)`
+    : `the default is layer ${dflt.layer + 1}, head ${dflt.head + 1}, where ${quote(QUERY)} gives ${quote(KEY)} the most weight`;
+  const qPos = v.keep.indexOf(tokenIndex(sent.tokens, QUERY));
+  ui.status.textContent = `Layer ${state.layer + 1} of ${L}, head ${state.head + 1} of ${H}: ${where}.${
+    state.hide
+      ? ` [CLS] and [SEP] are hidden: each row is divided by the weight left on the other tokens, so it sums to 1 again (the ${quote(QUERY)} row had ${fixed(v.removed[qPos])} of its weight on them).`
+      : ""
+  }`;
+  ui.contrast.textContent = contrastNote(data, state);
+
+  let pos = v.keep.indexOf(state.query);
+  if (pos < 0) {
+    state.query = tokenIndex(sent.tokens, QUERY);
+    pos = v.keep.indexOf(state.query);
   }
+  renderRow(ui, state, pos, false);
+}
 
-  function cellStyle(math, w) {
-    return `--hm-l-light:${math.lightness(w, "light")}%;--hm-l-dark:${math.lightness(w, "dark")}%`;
+/** The header row of the grid (with its corner cell's class) or of the table. */
+function headRow(tokens, grid) {
+  return h(
+    "tr",
+    {},
+    h("th", { scope: "col", class: grid ? "heatmap__corner" : null }, "query → key"),
+    tokens.map((t) => h("th", { scope: "col" }, h("span", {}, t))),
+  );
+}
+
+/**
+ * The table alternative holds every number of the shown matrix: it is filled only while
+ * its <details> is open (and again when it opens), so a closed one costs no DOM.
+ */
+function renderTable(ui, state) {
+  if (!ui.details.open) {
+    ui.tableHead.replaceChildren();
+    ui.tableBody.replaceChildren();
+    return;
   }
+  const v = state.view;
+  ui.tableHead.replaceChildren(headRow(v.tokens, false));
+  ui.tableBody.replaceChildren(
+    ...v.matrix.map((row, r) => h("tr", {}, h("th", { scope: "row" }, v.tokens[r]), row.map((w) => h("td", {}, fixed(w))))),
+  );
+}
 
-  function render() {
-    const v = viewOf(state.sentence);
-    state.view = v;
-    const sent = sentences[state.sentence];
-    const head = `<tr><th scope="col" class="hm-corner">query → key</th>${v.tokens
-      .map((t) => `<th scope="col"><span>${esc(t)}</span></th>`)
-      .join("")}</tr>`;
-    const rows = v.matrix
-      .map(
-        (row, r) =>
-          `<tr data-row="${r}"><th scope="row" tabindex="-1">${esc(v.tokens[r])}</th>${row
-            .map(
-              (w) =>
-                `<td tabindex="-1" style="${cellStyle(M, w)}"><span class="visually-hidden">${fmt(w)}</span></td>`,
-            )
-            .join("")}</tr>`,
-      )
-      .join("");
-    grid.tHead.innerHTML = head;
-    grid.tBodies[0].innerHTML = rows;
-    grid.caption.textContent = `Attention weights, query → key: layer ${state.layer + 1}, head ${
-      state.head + 1
-    }, “…too ${sent.id}.”`;
+/** What changes in the shown head from the first sentence to the second, from the numbers. */
+function contrastNote(data, state) {
+  if (data.sentences.length < 2) return "";
+  const [a, b] = [0, 1].map((s) => viewOf(data, state, s));
+  const [sa, sb] = data.sentences;
+  const rowOf = (v, s) => v.matrix[v.keep.indexOf(tokenIndex(s.tokens, QUERY))];
+  const at = (v, s, t) => rowOf(v, s)[v.keep.indexOf(tokenIndex(s.tokens, t))];
+  const top = (v, s) => v.tokens[strongestKey(rowOf(v, s))];
+  const animalB = at(b, sb, KEY);
+  const streetB = at(b, sb, DISTRACTOR);
+  const verdict =
+    fixed(streetB) === fixed(animalB)
+      ? `${quote(KEY)} and ${quote(DISTRACTOR)} are level`
+      : streetB > animalB
+        ? `${quote(DISTRACTOR)} now gets more than ${quote(KEY)}`
+        : `${quote(KEY)} still gets more than ${quote(DISTRACTOR)}`;
+  return `What changes from “…too ${sa.id}.” to “…too ${sb.id}.” in this head: ${describeChange(
+    QUERY, KEY, at(a, sa, KEY), animalB, DIGITS,
+  )}; ${describeChange(QUERY, DISTRACTOR, at(a, sa, DISTRACTOR), streetB, DIGITS)}; ${verdict}. The strongest key of ${quote(
+    QUERY,
+  )} is ${quote(top(a, sa))} with “${sa.id}” and ${quote(top(b, sb))} with “${sb.id}”.`;
+}
 
-    const table = $("table");
-    table.caption.textContent = `${grid.caption.textContent}${
-      state.hide ? " ([CLS] and [SEP] hidden, rows renormalised)" : ""
-    }. Rows are queries, columns are keys; each row sums to 1.`;
-    tableHead = head.replace(/ class="hm-corner"/, "");
-    fillTable();
-
-    $("sentence").innerHTML = `<span class="hm-label">Sentence as the model saw it:</span> ${sent.tokens
-      .map((t) => `<code>${esc(t)}</code>`)
-      .join(" ")}`;
-    const isDefault = state.layer === dflt.layer && state.head === dflt.head;
-    const where = isDefault
-      ? `the head where ${quote(QUERY)} gives ${quote(KEY)} the most weight with “…too ${first.id}.” (of all ${L * H} heads)`
-      : `the default is layer ${dflt.layer + 1}, head ${dflt.head + 1}, where ${quote(QUERY)} gives ${quote(KEY)} the most weight`;
-    const qPos = v.keep.indexOf(M.tokenIndex(sent.tokens, QUERY));
-    $("status").textContent = `Layer ${state.layer + 1} of ${L}, head ${state.head + 1} of ${H}: ${where}.${
-      state.hide
-        ? ` [CLS] and [SEP] are hidden: each row is divided by the weight left on the other tokens, so it sums to 1 again (the ${quote(QUERY)} row had ${fmt(v.removed[qPos])} of its weight on them).`
-        : ""
-    }`;
-    $("contrast").textContent = contrastNote();
-
-    let pos = v.keep.indexOf(state.query);
-    if (pos < 0) {
-      state.query = M.tokenIndex(sent.tokens, QUERY);
-      pos = v.keep.indexOf(state.query);
-    }
-    select(pos, false);
+/**
+ * Row `pos` of the shown matrix becomes the selected query: roving tabindex, numbers and
+ * bars, live text; with `moveFocus`, focus goes to its cell `cell` (-1: the row header).
+ */
+function renderRow(ui, state, pos, moveFocus, cell = -1) {
+  const v = state.view;
+  state.query = v.keep[pos];
+  const rows = ui.gridBody.rows;
+  for (const tr of rows) {
+    const on = Number(tr.dataset.row) === pos;
+    tr.classList.toggle("heatmap__query--selected", on);
+    tr.setAttribute("aria-selected", String(on));
   }
+  roving(ui, rows[pos].cells[moveFocus ? cell + 1 : 0]);
+  const row = v.matrix[pos];
+  const best = strongestKey(row);
+  const q = v.tokens[pos];
+  ui.rowTitle.textContent = `Query ${quote(q)}: its weight on each key`;
+  ui.bars.replaceChildren(
+    ...row.map((w, k) =>
+      h(
+        "li",
+        { class: k === best ? "heatmap__weight heatmap__weight--best" : "heatmap__weight" },
+        h("span", { class: "heatmap__key" }, v.tokens[k]),
+        h("span", { class: "heatmap__bar" }, h("span", { style: `width:${(w * 100).toFixed(1)}%` })),
+        h("span", { class: "heatmap__num" }, fixed(w)),
+        k === best && h("span", { class: "heatmap__tag" }, "strongest"),
+      ),
+    ),
+  );
+  ui.live.textContent = `${q} → ${v.tokens[best]} ${fixed(row[best])}`;
+  state.selections += 1;
+  ui.box.dataset.hmSelections = String(state.selections);
+  if (moveFocus) rows[pos].cells[cell + 1].focus();
+}
 
-  // The table alternative holds every number of the shown matrix: it is filled only
-  // while its <details> is open (and again when it opens), so a closed one costs no DOM.
-  const tableBox = box.querySelector("details.hm-table");
-  let tableHead = "";
-  function fillTable() {
-    const table = $("table");
-    if (!tableBox.open) {
-      table.tHead.replaceChildren();
-      table.tBodies[0].replaceChildren();
-      return;
-    }
-    const v = state.view;
-    table.tHead.innerHTML = tableHead;
-    table.tBodies[0].innerHTML = v.matrix
-      .map(
-        (row, r) =>
-          `<tr><th scope="row">${esc(v.tokens[r])}</th>${row
-            .map((w) => `<td>${fmt(w)}</td>`)
-            .join("")}</tr>`,
-      )
-      .join("");
-  }
-  tableBox.addEventListener("toggle", fillTable);
+/** Exactly one cell of the grid is in the tab order: the one last focused. */
+function roving(ui, target) {
+  for (const el of ui.gridBody.querySelectorAll("[tabindex='0']")) el.tabIndex = -1;
+  target.tabIndex = 0;
+}
 
-  function contrastNote() {
-    if (sentences.length < 2) return "";
-    const [a, b] = [0, 1].map(viewOf);
-    const [sa, sb] = [sentences[0], sentences[1]];
-    const at = (v, s, t) => v.matrix[v.keep.indexOf(M.tokenIndex(s.tokens, QUERY))][
-      v.keep.indexOf(M.tokenIndex(s.tokens, t))
-    ];
-    const top = (v, s) => v.tokens[M.strongestKey(v.matrix[v.keep.indexOf(M.tokenIndex(s.tokens, QUERY))])];
-    const animalB = at(b, sb, KEY);
-    const streetB = at(b, sb, DISTRACTOR);
-    const verdict =
-      fmt(streetB) === fmt(animalB)
-        ? `${quote(KEY)} and ${quote(DISTRACTOR)} are level`
-        : streetB > animalB
-          ? `${quote(DISTRACTOR)} now gets more than ${quote(KEY)}`
-          : `${quote(KEY)} still gets more than ${quote(DISTRACTOR)}`;
-    return `What changes from “…too ${sa.id}.” to “…too ${sb.id}.” in this head: ${M.describeChange(
-      QUERY, KEY, at(a, sa, KEY), animalB, DIGITS,
-    )}; ${M.describeChange(QUERY, DISTRACTOR, at(a, sa, DISTRACTOR), streetB, DIGITS)}; ${verdict}. The strongest key of ${quote(
-      QUERY,
-    )} is ${quote(top(a, sa))} with “${sa.id}” and ${quote(top(b, sb))} with “${sb.id}”.`;
-  }
+// -------------------------------------------------------------------------------- wire
 
-  // Focus row `pos` of the shown matrix: roving tabindex, numbers and bars, live text.
-  function select(pos, moveFocus, cell = -1) {
-    const v = state.view;
-    state.query = v.keep[pos];
-    const rows = grid.tBodies[0].rows;
-    for (const tr of rows) {
-      const on = Number(tr.dataset.row) === pos;
-      tr.classList.toggle("hm-selected", on);
-      tr.setAttribute("aria-selected", String(on));
-    }
-    roving(rows[pos].cells[moveFocus ? cell + 1 : 0]);
-    const row = v.matrix[pos];
-    const best = M.strongestKey(row);
-    const q = v.tokens[pos];
-    box.querySelector(`#${id}-row-title`).textContent = `Query ${quote(q)}: its weight on each key`;
-    box.querySelector(".hm-bars").innerHTML = row
-      .map(
-        (w, k) =>
-          `<li${k === best ? ' class="hm-best"' : ""}><span class="hm-key">${esc(v.tokens[k])}</span><span class="hm-bar"><span style="width:${(
-            w * 100
-          ).toFixed(1)}%"></span></span><span class="hm-num">${fmt(w)}</span>${
-            k === best ? '<span class="hm-tag">strongest</span>' : ""
-          }</li>`,
-      )
-      .join("");
-    $("live").textContent = `${q} → ${v.tokens[best]} ${fmt(row[best])}`;
-    selections += 1;
-    box.dataset.hmSelections = String(selections);
-    if (moveFocus) rows[pos].cells[cell + 1].focus();
-  }
-
-  // Exactly one cell of the grid is in the tab order: the one last focused.
-  function roving(target) {
-    for (const el of grid.tBodies[0].querySelectorAll("[tabindex='0']")) el.tabIndex = -1;
-    target.tabIndex = 0;
-  }
-
-  function where(el) {
+function wire(ui, state, data, dflt) {
+  const rerender = () => render(ui, state, data, dflt);
+  const where = (el) => {
     const cellEl = el.closest("th, td");
     const tr = el.closest("tbody tr");
-    if (!cellEl || !tr || !grid.contains(tr)) return null;
+    if (!cellEl || !tr || !ui.grid.contains(tr)) return null;
     return { pos: Number(tr.dataset.row), cell: cellEl.cellIndex - 1 };
-  }
+  };
 
-  grid.addEventListener("click", (e) => {
+  ui.details.addEventListener("toggle", () => renderTable(ui, state));
+  ui.grid.addEventListener("click", (e) => {
     const at = where(e.target);
-    if (at) select(at.pos, true, at.cell);
+    if (at) renderRow(ui, state, at.pos, true, at.cell);
   });
-
-  grid.addEventListener("focusin", (e) => {
-    if (where(e.target)) roving(e.target.closest("th, td"));
+  ui.grid.addEventListener("focusin", (e) => {
+    if (where(e.target)) roving(ui, e.target.closest("th, td"));
   });
-
-  grid.addEventListener("keydown", (e) => {
+  ui.grid.addEventListener("keydown", (e) => {
     const at = where(e.target);
     if (!at) return;
     const n = state.view.matrix.length;
@@ -274,29 +338,26 @@ export function mount(box, M, data) {
       default: return;
     }
     e.preventDefault();
-    if (pos !== at.pos || e.key === "Enter" || e.key === " ") select(pos, true, cell);
-    else grid.tBodies[0].rows[pos].cells[cell + 1].focus();
+    if (pos !== at.pos || e.key === "Enter" || e.key === " ") renderRow(ui, state, pos, true, cell);
+    else ui.gridBody.rows[pos].cells[cell + 1].focus();
   });
 
-  layerSel.addEventListener("change", () => {
-    state.layer = Number(layerSel.value);
-    render();
+  ui.layer.addEventListener("change", () => {
+    state.layer = Number(ui.layer.value);
+    rerender();
   });
-  headSel.addEventListener("change", () => {
-    state.head = Number(headSel.value);
-    render();
+  ui.head.addEventListener("change", () => {
+    state.head = Number(ui.head.value);
+    rerender();
   });
-  hideBox.addEventListener("change", () => {
-    state.hide = hideBox.checked;
-    render();
+  ui.hide.addEventListener("change", () => {
+    state.hide = ui.hide.checked;
+    rerender();
   });
-  box.querySelector(".hm-sentences").addEventListener("change", (e) => {
-    if (e.target.name === `${id}-s`) {
+  ui.sentences.addEventListener("change", (e) => {
+    if (e.target.name === `${ui.id}-s`) {
       state.sentence = Number(e.target.value);
-      render();
+      rerender();
     }
   });
-
-  render();
-  box.dataset.hmDefault = `${dflt.layer},${dflt.head}`;
 }

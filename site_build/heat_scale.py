@@ -1,0 +1,139 @@
+"""The colour scale of every attention heatmap of the site, defined once.
+
+A weight ``w`` in [0, 1] is drawn as the CSS colour ``hsl(hue saturation% L%)`` with
+``L = zero + (one - zero) * sqrt(w)``: darker for more weight in the light palette,
+lighter in the dark one. The square root spreads the many small weights so that they
+stay apart. :data:`HEAT` holds the two palettes' ends; its users are
+
+- the figures (``site_build/heads_figure.py``), which colour their pixels with
+  :meth:`HeatScale.rgb`;
+- the widgets, through the stylesheet: :func:`css` writes the scale as custom
+  properties (``--heat-hue``, ``--heat-sat``, ``--heat-zero``, ``--heat-one``), which
+  ``site_build/stylesheets.py`` puts first in the site's stylesheet. The heatmap's cells
+  take their colour from them in CSS, the heads widget reads them before it paints its
+  canvases (``docs/javascripts/lib/heatmap-math.js``: ``scaleOf``, ``lightness``).
+
+A browser test (``tests/browser/test_heat_scale.py``) holds the two to the same colour
+for the same weight, in each palette.
+
+Examples
+--------
+>>> HEAT["light"].hex(0.0), HEAT["light"].hex(1.0), HEAT["dark"].hex(0.0)
+('#f4f5fb', '#20295b', '#191f3e')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+
+@dataclass(frozen=True)
+class HeatScale:
+    """One palette's heat scale.
+
+    Attributes
+    ----------
+    hue : float
+        Degrees, 0 to 360.
+    saturation : float
+        Percent, 0 to 100.
+    zero, one : float
+        Lightness in percent of a weight of 0 and of a weight of 1.
+    """
+
+    hue: float
+    saturation: float
+    zero: float
+    one: float
+
+    def __post_init__(self) -> None:
+        for name in ("saturation", "zero", "one"):
+            value = getattr(self, name)
+            if not 0 <= value <= 100:
+                raise ValueError(f"HeatScale.{name} must be a percentage in [0, 100], got {value}")
+        if not 0 <= self.hue < 360:
+            raise ValueError(f"HeatScale.hue must be in [0, 360) degrees, got {self.hue}")
+
+    def lightness(self, weights: ArrayLike) -> NDArray[np.float64]:
+        """Lightness in percent of each weight (clipped to [0, 1]), same shape.
+
+        Examples
+        --------
+        >>> HEAT["light"].lightness([0.0, 0.25, 1.0]).tolist()
+        [97.0, 60.5, 24.0]
+        """
+        w = np.clip(np.asarray(weights, dtype=np.float64), 0.0, 1.0)
+        out: NDArray[np.float64] = self.zero + (self.one - self.zero) * np.sqrt(w)
+        return out
+
+    def rgb(self, weights: ArrayLike) -> NDArray[np.uint8]:
+        """sRGB of each weight, as CSS converts ``hsl()``: shape ``(*weights.shape, 3)``.
+
+        Examples
+        --------
+        >>> HEAT["light"].rgb([[0.0, 1.0]]).tolist()
+        [[[244, 245, 251], [32, 41, 91]]]
+        """
+        light = self.lightness(weights) / 100  # (...)
+        s = self.saturation / 100
+        a = s * np.minimum(light, 1 - light)  # (...)
+        channels = []
+        for n in (0, 8, 4):  # red, green, blue (CSS Color 4, "HSL to RGB")
+            k = (n + self.hue / 30) % 12
+            f = light - a * np.clip(np.minimum(k - 3, 9 - k), -1, 1)
+            channels.append(f)
+        rgb: NDArray[np.uint8] = np.rint(np.stack(channels, axis=-1) * 255).astype(np.uint8)
+        return rgb
+
+    def hex(self, weight: float) -> str:
+        """The colour of one weight as ``#rrggbb``."""
+        r, g, b = (int(c) for c in self.rgb(weight))
+        return f"#{r:02x}{g:02x}{b:02x}"
+
+
+#: The scale of each Material palette: ``light`` is Material's ``default`` scheme,
+#: ``dark`` its ``slate`` one. Same hue; a little less saturation on the dark background.
+HEAT: Mapping[str, HeatScale] = {
+    "light": HeatScale(hue=231, saturation=48, zero=97, one=24),
+    "dark": HeatScale(hue=231, saturation=42, zero=17, one=82),
+}
+
+#: The element that carries Material's colour scheme, for each palette of :data:`HEAT`.
+SCHEMES: Mapping[str, str] = {
+    "light": ':root, [data-md-color-scheme="default"]',
+    "dark": '[data-md-color-scheme="slate"]',
+}
+
+
+def css(scales: Mapping[str, HeatScale] = HEAT) -> str:
+    """The scales as CSS custom properties, one rule per palette.
+
+    Examples
+    --------
+    >>> print(css({"light": HeatScale(231, 48, 97, 24)}))
+    :root, [data-md-color-scheme="default"] {
+      --heat-hue: 231;
+      --heat-sat: 48%;
+      --heat-zero: 97%;
+      --heat-one: 24%;
+    }
+    <BLANKLINE>
+    """
+    rules = []
+    for palette, scale in scales.items():
+        if palette not in SCHEMES:
+            known = ", ".join(SCHEMES)
+            raise ValueError(f"heat scale: unknown palette {palette!r} (known: {known})")
+        rules.append(
+            f"{SCHEMES[palette]} {{\n"
+            f"  --heat-hue: {scale.hue:g};\n"
+            f"  --heat-sat: {scale.saturation:g}%;\n"
+            f"  --heat-zero: {scale.zero:g}%;\n"
+            f"  --heat-one: {scale.one:g}%;\n"
+            "}\n"
+        )
+    return "".join(rules)
