@@ -15,25 +15,18 @@ import { modelFromGroups, runModel, shardsForIds, wordRows } from "./minilm-math
 import { encodeSentence, makeTokenizer } from "./minilm-tokenize.js";
 
 let latest = 0;
-let loaded = null; // Promise of {manifest, base, tokenizer, model}, reset on failure
+let manifestP = null; // Promise of {manifest, base, tokenizer}; reset on failure
+let modelP = null; // Promise of the model (modelFromGroups); reset on failure
 const shardCache = new Map(); // shard index -> ArrayBuffer
 let queue = Promise.resolve();
 
-function progress(id) {
-  const p = { loaded: 0, total: 0 };
-  return {
-    add(total) {
-      p.total += total;
-      self.postMessage({ type: "progress", id, ...p });
-    },
-    bytes(n) {
-      p.loaded += n;
-      self.postMessage({ type: "progress", id, ...p });
-    },
-  };
+/** Progress of the download, in bytes, shared by every run (one download at a time). */
+const bar = { loaded: 0, total: 0 };
+function post(id) {
+  self.postMessage({ type: "progress", id, loaded: bar.loaded, total: bar.total });
 }
 
-async function load(manifestUrl, bar) {
+async function loadTokenizer(manifestUrl, id) {
   const response = await fetch(manifestUrl);
   if (!response.ok) {
     throw new ModelFileError("missing", "manifest.json", `The site has no manifest.json (HTTP ${response.status}).`);
@@ -41,43 +34,61 @@ async function load(manifestUrl, bar) {
   const manifest = await response.json();
   if (manifest.format !== 1) throw new Error(`manifest.json: format ${manifest.format}, this page reads 1`);
   const base = new URL(".", manifestUrl);
-  bar.add(manifest.tokenizer.bytes + manifest.groups.reduce((s, g) => s + g.bytes, 0));
-  const tokenizerBytes = await fetchVerified(new URL(manifest.tokenizer.path, base).href, manifest.tokenizer, bar.bytes);
-  const tokenizer = makeTokenizer(Tokenizer, JSON.parse(new TextDecoder().decode(tokenizerBytes)));
+  bar.total += manifest.tokenizer.bytes + manifest.groups.reduce((s, g) => s + g.bytes, 0);
+  post(id);
+  const count = (n) => {
+    bar.loaded += n;
+    post(id);
+  };
+  const bytes = await fetchVerified(new URL(manifest.tokenizer.path, base).href, manifest.tokenizer, count);
+  const tokenizer = makeTokenizer(Tokenizer, JSON.parse(new TextDecoder().decode(bytes)));
+  return { manifest, base, tokenizer, count };
+}
+
+async function loadModel(m) {
   const groups = {};
-  for (const g of manifest.groups) {
-    groups[g.name] = await fetchVerified(new URL(g.path, base).href, g, bar.bytes);
+  for (const g of m.manifest.groups) {
+    groups[g.name] = await fetchVerified(new URL(g.path, m.base).href, g, m.count);
   }
-  return { manifest, base, tokenizer, model: modelFromGroups(manifest, groups) };
+  return modelFromGroups(m.manifest, groups);
+}
+
+/** `promise`, forgotten by `reset()` if it fails, so that "Try again" starts afresh. */
+async function settle(promise, reset) {
+  try {
+    return await promise;
+  } catch (err) {
+    reset();
+    bar.loaded = 0;
+    bar.total = 0;
+    throw err;
+  }
 }
 
 async function run({ id, text, manifestUrl }) {
   if (id < latest) return; // a newer sentence was asked for: drop this one
-  const bar = progress(id);
-  // An empty sentence needs no model: refuse it before loading anything.
-  if (typeof text !== "string" || text.trim() === "") {
-    encodeSentence(null, text);
-  }
-  if (loaded === null) loaded = load(manifestUrl, bar);
-  let m;
-  try {
-    m = await loaded;
-  } catch (err) {
-    loaded = null; // so that "Try again" starts afresh
-    throw err;
-  }
+  // An empty sentence needs no model: refused before anything loads.
+  if (typeof text !== "string" || text.trim() === "") encodeSentence(null, text);
+  if (manifestP === null) manifestP = loadTokenizer(manifestUrl, id);
+  const m = await settle(manifestP, () => (manifestP = null));
+  // Too long: refused with the tokenizer alone, before the weights download.
   const { tokens, ids } = encodeSentence(m.tokenizer, text);
+  if (modelP === null) modelP = loadModel(m);
+  const model = await settle(modelP, () => {
+    manifestP = null;
+    modelP = null;
+  });
   const words = m.manifest.word_embeddings;
   const needed = shardsForIds(ids, words.rows_per_shard).filter((s) => !shardCache.has(s));
-  if (needed.length) bar.add(needed.reduce((sum, s) => sum + words.shards[s].bytes, 0));
+  bar.total += needed.reduce((sum, s) => sum + words.shards[s].bytes, 0);
   for (const s of needed) {
     const entry = words.shards[s];
-    shardCache.set(s, await fetchVerified(new URL(entry.path, m.base).href, entry, bar.bytes));
+    shardCache.set(s, await fetchVerified(new URL(entry.path, m.base).href, entry, m.count));
   }
   if (id < latest) return;
   const shards = Object.fromEntries(shardsForIds(ids, words.rows_per_shard).map((s) => [s, shardCache.get(s)]));
   const start = performance.now();
-  const { attentions } = runModel(m.model, wordRows(ids, shards, words.rows_per_shard, words.width));
+  const { attentions } = runModel(model, wordRows(ids, shards, words.rows_per_shard, words.width));
   const ms = performance.now() - start;
   self.postMessage({ type: "result", id, tokens, ids, attentions, ms }, attentions.map((a) => a.buffer));
 }
