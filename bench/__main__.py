@@ -5,7 +5,7 @@ Usage::
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
                                           # (kernel, kernel_1thread, kernel_wheel, site,
-                                          # features, widgets, practice, build)
+                                          # features, widgets, minilm, practice, build)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -37,6 +37,7 @@ SECTIONS = (
     "site",
     "features",
     "widgets",
+    "minilm",
     "practice",
     "build",
 )
@@ -89,6 +90,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import widgets
 
         return widgets.run(repeat=args.repeat, site=args.site)
+    if section == "minilm":
+        from bench import minilm
+
+        return minilm.run(repeat=args.repeat, site=args.site)
     if section == "practice":
         from bench import practice
 

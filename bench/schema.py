@@ -99,5 +99,6 @@ class Results(TypedDict, total=False):
     site: Site
     features: dict[str, Any]
     widgets: Timings
+    minilm: Timings
     practice: Timings
     build: Timings
