@@ -374,11 +374,24 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
         Site path to the cached file holding it (``tests/test_minilm_export.py`` checks
         a hit, a miss and the pruning).
     """
-    src = model_source() if source is None else source
+    if source is None:  # a hit needs only the files' hashes, not the loaded model
+        from attention_ref.minilm import model_dir
+
+        folder = model_dir()
+        digest = hashlib.sha256()
+        with (folder / "model.safetensors").open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        weights_sha256, tokenizer_json = (
+            digest.hexdigest(),
+            (folder / "tokenizer.json").read_bytes(),
+        )
+    else:
+        weights_sha256, tokenizer_json = source.weights_sha256, source.tokenizer_json
     key = content_key(
         meta={"format": FORMAT, "rows_per_shard": SHARD_ROWS, "name_hash_chars": NAME_HASH_CHARS},
         files=[Path(__file__)],
-        data=[src.weights_sha256.encode("ascii"), src.tokenizer_json],
+        data=[weights_sha256.encode("ascii"), tokenizer_json],
     )
     index = cache.load(CACHE_NAME, key, ("-index.json",))
     if index is not None:
@@ -386,7 +399,7 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
         paths = {p: cache.path(CACHE_NAME, key, _cache_suffix(p)) for p in site_paths}
         if all(p.is_file() for p in paths.values()):
             return paths
-    files = export_files(src)
+    files = export_files(model_source() if source is None else source)
     contents = {_cache_suffix(p): blob for p, blob in files.items()}
     contents["-index.json"] = json.dumps(sorted(files)).encode("utf-8")
     cache.store(CACHE_NAME, key, contents)

@@ -241,3 +241,11 @@ def test_cache_hit_reads_no_model_and_a_new_model_replaces_the_entry(
     assert all(path.is_file() for path in second.values())
     manifest = json.loads(second[ex.MANIFEST_PATH].read_bytes())
     assert manifest["weights_sha256"] == "0" * 64
+
+
+def test_the_installed_model_keys_the_cache_as_its_loaded_source(tmp_path: Path) -> None:
+    """Without a source, the key comes from the files' hashes: the same entry as the
+    loaded model's, so a build's cache hit needs no model loaded."""
+    cache = ContentCache(tmp_path)
+    from_files = ex.cached_export(cache)
+    assert ex.cached_export(cache, ex.model_source()) == from_files
