@@ -103,12 +103,16 @@ FIGURES: tuple[FigureSpec, ...] = (
         "heads",
         "Attention of every head of all-MiniLM-L6-v2 for the sentence ending in 'tired': "
         "6 layers by 12 heads, each framed and lettered by what it mostly looks at",
-        {"sentence": "tired", "threshold": role_rules.THRESHOLD},
+        # computed by attention_ref.minilm from these weights (the key holds their hash)
+        {
+            "sentence": "tired",
+            "threshold": role_rules.THRESHOLD,
+            "weights_sha256": heatmap_data.installed_weights_sha256(),
+        },
         head_grid,
         draw_head_grid,
         figsize=HEADS_FIGSIZE,
         sources=(
-            heatmap_data.DATA_FILE,
             Path(heatmap_data.__file__).resolve(),
             Path(head_roles.__file__).resolve(),
             Path(role_rules.__file__).resolve(),

@@ -1,11 +1,11 @@
 """The role of every head of the real model, as the site ships it.
 
-The committed data ``data/it_attention.json`` holds the attention of all-MiniLM-L6-v2
-(6 layers x 12 heads) for two sentences; each head's role is
-:func:`attention_ref.head_roles.head_role` of its weights (the roles, their names and
-the rule are defined there, once). ``hooks/heatmap_data.py`` ships the result as
-``assets/data/head_roles.json`` (:data:`HEAD_ROLES_JSON_PATH`), for the heads widget and
-the figure's caption.
+The site's real-model record (:func:`site_build.heatmap_data.model_record`, computed by
+``attention_ref.minilm``) holds the attention of all-MiniLM-L6-v2 (6 layers x 12 heads)
+for two sentences; each head's role is :func:`attention_ref.head_roles.head_role` of its
+weights (the roles, their names and the rule are defined there, once).
+``hooks/heatmap_data.py`` ships the result as ``assets/data/head_roles.json``
+(:data:`HEAD_ROLES_JSON_PATH`), for the heads widget and the figure's caption.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from attention_ref.head_roles import ABOUT, ROLES, THRESHOLD, head_role
-from site_build.heatmap_data import DATA_FILE, check_record
+from site_build.heatmap_data import model_record
 
 __all__ = [
     "HEAD_ROLES_JSON_PATH",
@@ -87,7 +87,6 @@ def role_counts(layers: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, int]
 
 
 def head_roles_json(threshold: float = THRESHOLD) -> str:
-    """The site's ``assets/data/head_roles.json``: roles of the committed data, compact."""
-    record = json.loads(DATA_FILE.read_text(encoding="utf-8"))
-    check_record(record)
+    """The site's ``assets/data/head_roles.json``: roles of the build's record, compact."""
+    record = model_record()
     return json.dumps(record_roles(record, threshold), separators=(",", ":")) + "\n"

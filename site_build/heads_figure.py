@@ -1,8 +1,9 @@
 """The figure of every head: one sentence's attention in all 6 x 12 heads of the real model.
 
-:func:`head_grid` reads the committed all-MiniLM-L6-v2 data (``data/it_attention.json``)
-and the role of each head (:mod:`attention_ref.head_roles`, through
-:mod:`site_build.head_roles`); :func:`draw_head_grid` draws
+:func:`head_grid` reads the all-MiniLM-L6-v2 record the build computes with
+``attention_ref.minilm`` (:func:`site_build.heatmap_data.model_record`) and the role
+of each head (:mod:`attention_ref.head_roles`, through :mod:`site_build.head_roles`);
+:func:`draw_head_grid` draws
 the heads as small multiples, one row per layer and one column per head, each framed
 and lettered by its role. ``site_build/figures.py`` pairs the two in a
 :class:`~site_build.figures.FigureSpec`, like the other figures.
@@ -23,9 +24,7 @@ Examples
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,7 +32,7 @@ import numpy as np
 from attention_ref.head_roles import PATTERNS, ROLES, THRESHOLD
 from site_build.drawing import Palette
 from site_build.head_roles import record_roles
-from site_build.heatmap_data import DATA_FILE, check_record
+from site_build.heatmap_data import model_record
 
 #: The letter written above a head of each role (none for ``mixed``).
 CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "N", "mixed": ""}
@@ -73,27 +72,48 @@ class HeadGrid:
     threshold: float
 
 
-def head_grid(sentence: str, threshold: float = THRESHOLD, path: Path = DATA_FILE) -> HeadGrid:
-    """Read sentence ``sentence`` of the committed data and the role of each of its heads.
+def head_grid(
+    sentence: str,
+    threshold: float = THRESHOLD,
+    weights_sha256: str | None = None,
+    record: dict[str, Any] | None = None,
+) -> HeadGrid:
+    """Read sentence ``sentence`` of the model record and the role of each of its heads.
+
+    Parameters
+    ----------
+    sentence : str
+        Its id (``tired`` or ``wide``).
+    threshold : float
+        See :func:`site_build.head_roles.classify`.
+    weights_sha256 : str, optional
+        The weights the figure says it shows (its cache key holds them): refused if the
+        record was computed from others.
+    record : dict, optional
+        Defaults to :func:`site_build.heatmap_data.model_record`.
 
     Raises
     ------
     ValueError
-        If the data is damaged, or no sentence has the id ``sentence``.
+        If no sentence has the id ``sentence``, or the weights are not ``weights_sha256``.
 
     Examples
     --------
     >>> head_grid("loud")
     Traceback (most recent call last):
     ...
-    ValueError: sentence: no sentence 'loud' in it_attention.json (there are 'tired', 'wide')
+    ValueError: sentence: no sentence 'loud' in the record (there are 'tired', 'wide')
     """
-    record = json.loads(path.read_text(encoding="utf-8"))
-    check_record(record)
+    record = model_record() if record is None else record
+    if weights_sha256 is not None and record["weights_sha256"] != weights_sha256:
+        raise ValueError(
+            f"weights_sha256: the record was computed from {record['weights_sha256'][:12]}..., "
+            f"not {weights_sha256[:12]}..."
+        )
     ids = [s["id"] for s in record["sentences"]]
     if sentence not in ids:
         known = ", ".join(repr(i) for i in ids)
-        raise ValueError(f"sentence: no sentence {sentence!r} in {path.name} (there are {known})")
+        raise ValueError(f"sentence: no sentence {sentence!r} in the record (there are {known})")
     s = record["sentences"][ids.index(sentence)]
     roles = record_roles({"scale": record["scale"], "sentences": [s]}, threshold)
     weights = np.asarray(s["attention"], dtype=np.float64) / record["scale"]  # (L, H, n, n)

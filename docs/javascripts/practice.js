@@ -18,7 +18,8 @@ lazyMount({
   mount: (root, ui) => ui.mount(root),
   fail: (root, error) => {
     const box = root.querySelector("[data-practice-loader]");
-    if (box) box.textContent = "The practice section could not load: " + error.message;
+    // The section's own loader line may already say what failed, with a Retry: keep it.
+    if (box && box.dataset.state !== "error") box.textContent = "The practice section could not load: " + error.message;
   },
 });
 

@@ -51,7 +51,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType, SimpleNamespace
 from typing import Any
 
 #: The file name the reader's code is compiled under (error lines refer to it).
@@ -70,6 +70,9 @@ COMMON_HINTS: dict[str, str] = {
     "your own code.",
     "returned-none": "Your function returned None: did you forget the `return` line?",
     "exception": "Your code raised an error on this input. The line shown is where it happened.",
+    "system-exit": "Your function stopped Python itself (sys.exit(), exit(), or raising "
+    "SystemExit or KeyboardInterrupt). A function hands its answer back with `return`; "
+    "remove that line.",
     "timeout": "Your code was still running after several seconds: look for a loop that never "
     "ends (a while loop whose condition never becomes false).",
     "mutated-input": "Your function changed the lists it was given (the call shows them as "
@@ -306,6 +309,21 @@ def _source_line(source: str, line: int | None) -> str:
     return lines[line - 1].strip()
 
 
+def unreadable_character(source: str) -> tuple[int, str] | None:
+    """The first (line, character) Python cannot compile: a lone surrogate or a NUL.
+
+    >>> unreadable_character("x = 1\\ny = '\\ud800'\\n")
+    (2, '\\ud800')
+    >>> unreadable_character("print('ok')") is None
+    True
+    """
+    for number, text in enumerate(source.split("\n"), start=1):
+        for char in text:
+            if char == "\0" or "\ud800" <= char <= "\udfff":
+                return number, char
+    return None
+
+
 def learner_line(exc: BaseException, filename: str = ANSWER_FILE) -> int | None:
     """The line of the reader's file where ``exc`` was raised (innermost), or None."""
     line = None
@@ -316,11 +334,25 @@ def learner_line(exc: BaseException, filename: str = ANSWER_FILE) -> int | None:
 
 
 def describe_exception(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"SystemExit: {exc.code!r}" if exc.code is not None else "SystemExit"
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def load(source: str) -> tuple[dict[str, Any], Result | None]:
     """Compile and execute the reader's code; a failure comes back as a Result."""
+    unreadable = unreadable_character(source)
+    if unreadable is not None:
+        line, char = unreadable
+        return {}, Result(
+            "your code compiles",
+            False,
+            error=f"line {line} holds the character U+{ord(char):04X}, which Python cannot read "
+            "in source code (a lone half of a surrogate pair, or a NUL)",
+            line=line,
+            code=_source_line(source, line).encode("ascii", "backslashreplace").decode(),
+            hint="syntax",
+        )
     try:
         code = compile(source, ANSWER_FILE, "exec")
     except SyntaxError as exc:
@@ -332,11 +364,18 @@ def load(source: str) -> tuple[dict[str, Any], Result | None]:
             code=_source_line(source, exc.lineno),
             hint="syntax",
         )
+    except (RecursionError, MemoryError) as exc:  # CPython's guard against deep nesting
+        return {}, Result(
+            "your code compiles",
+            False,
+            error=f"{type(exc).__name__}: the code nests too deeply for Python to read",
+            hint="syntax",
+        )
     namespace: dict[str, Any] = {"__name__": "answer", "__file__": ANSWER_FILE}
     try:
         with time_limit():
             exec(code, namespace)
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:  # SystemExit and KeyboardInterrupt too: it is the reader's
         line = learner_line(exc)
         return {}, Result(
             "your code loads",
@@ -356,7 +395,9 @@ class Runner:
     errors exactly like the fixed cases do.
     """
 
-    def __init__(self, step: ModuleType, fn: Callable[..., Any], source: str) -> None:
+    def __init__(
+        self, step: ModuleType | SimpleNamespace, fn: Callable[..., Any], source: str
+    ) -> None:
         self.step = step
         self.fn = fn
         self.source = source
@@ -371,6 +412,8 @@ class Runner:
                 value = self.fn(*copy.deepcopy(args))
         except RecursionError as exc:
             return None, self._error(name, args, exc, "exception")
+        except (SystemExit, KeyboardInterrupt) as exc:  # the reader's, not the runner's
+            return None, self._error(name, args, exc, "system-exit")
         except Exception as exc:
             explain = getattr(self.step, "explain_exception", None)
             hint = explain(exc, args) if explain else None
@@ -508,7 +551,7 @@ class Runner:
         try:
             with time_limit():
                 self.fn(*given)
-        except Exception:
+        except (Exception, SystemExit, KeyboardInterrupt):
             return None
         changed = [
             f"{param} became {show(after)}"
@@ -600,14 +643,35 @@ def run_capturing(step: ModuleType, source: str) -> tuple[list[Result], Printed]
 
 def run(step: ModuleType, source: str) -> list[Result]:
     """Run every check of ``step`` (a checks module) against the reader's ``source``."""
+    texts = hints_of(step)  # before the reader's code runs, as every part of the step
     results = _run(step, source)
-    texts = hints_of(step)
     for result in results:
         result.hint_text = texts.get(result.hint, result.hint)
     return results
 
 
-def _run(step: ModuleType, source: str) -> list[Result]:
+def plan_of(step: ModuleType) -> SimpleNamespace:
+    """What a run needs from a step's checks module, taken before the reader's code runs.
+
+    The cases (with their expected values), the known mistakes, the hints and the
+    property checks are read once, up front: code that later edits the checks module
+    (through ``sys.modules``, say) cannot change the checks of the run it is part of.
+    """
+    return SimpleNamespace(
+        TITLE=getattr(step, "TITLE", ""),
+        FUNCTION=step.FUNCTION,
+        PARAMS=tuple(step.PARAMS),
+        FALLBACK_HINT=step.FALLBACK_HINT,
+        MISTAKES=tuple(getattr(step, "MISTAKES", ())),
+        HINTS=dict(getattr(step, "HINTS", {})),
+        explain_exception=getattr(step, "explain_exception", None),
+        properties=getattr(step, "properties", None),
+        cases=tuple(step.cases()),
+    )
+
+
+def _run(module: ModuleType, source: str) -> list[Result]:
+    step = plan_of(module)
     namespace, failure = load(source)
     if failure is not None:
         return [failure]
@@ -622,8 +686,8 @@ def _run(step: ModuleType, source: str) -> list[Result]:
                 hint="missing-function",
             )
         ]
-    runner = Runner(step, fn, source)
-    cases = step.cases()
+    runner = Runner(step, fn, source)  # type: ignore[arg-type]
+    cases = step.cases
     checked = []
     for case in cases:
         checked.append(runner.check_case(case))
@@ -722,3 +786,227 @@ def main(step: ModuleType, argv: list[str]) -> int:
     results, printed = run_capturing(step, source)
     print(report(step, results, printed))
     return 0 if all(r.passed for r in results) else 1
+
+
+# --- the browser's runner: every run on a clean slate ------------------------------------------
+
+#: The modules whose contents a verdict relies on: a run whose code changes one of them
+#: (``json.dumps``, ``math.exp``, ``builtins.print``...) does not count.
+WATCHED_MODULES = (
+    "builtins",
+    "collections.abc",
+    "contextlib",
+    "copy",
+    "dataclasses",
+    "io",
+    "json",
+    "json.decoder",
+    "json.encoder",
+    "math",
+    "random",
+    "sys",
+    "traceback",
+    "types",
+    "typing",
+)
+#: Entries of a watched module that Python itself changes while running.
+VOLATILE = frozenset({"last_exc", "last_type", "last_value", "last_traceback", "_"})
+#: The fields of a :class:`Result` that the page receives, in order.
+FIELDS = (
+    "name",
+    "passed",
+    "call",
+    "expected",
+    "actual",
+    "tolerance",
+    "error",
+    "line",
+    "code",
+    "hint",
+    "detail",
+    "hint_text",
+)
+_MISSING = object()
+
+
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The keys whose value is not the very same object (or is new, or gone)."""
+    keys = [k for k in before if k not in VOLATILE and after.get(k, _MISSING) is not before[k]]
+    keys += [k for k in after if k not in before and k not in VOLATILE]
+    return sorted(str(k) for k in keys)
+
+
+def _put_back(namespace: dict[str, Any], before: dict[str, Any], keys: Iterable[str]) -> None:
+    for key in keys:
+        if key in before:
+            namespace[key] = before[key]
+        else:
+            namespace.pop(key, None)
+
+
+def tamper_line(source: str, names: Iterable[str]) -> int | None:
+    """The first line of ``source`` that assigns to (or empties) one of ``names``.
+
+    >>> tamper_line("import json\\njson.dumps = str\\n", ["json.dumps"])
+    2
+    >>> tamper_line("import sys\\nsys.modules.clear()\\n", ["sys.modules"])
+    2
+    >>> tamper_line("print(1)\\n", ["builtins.print"]) is None
+    True
+    """
+    import re  # only the browser's runner needs it
+
+    for number, text in enumerate(source.splitlines(), start=1):
+        for name in names:
+            last = re.escape(name.rsplit(".", 1)[-1])
+            pattern = (
+                rf"(\.|\[['\"]){last}(['\"]\])?\s*=[^=]|{last}\s*\.\s*(clear|pop|update)\(|"
+                rf"setattr\([^,]+,\s*['\"]{last}['\"]"
+            )
+            if re.search(pattern, text):
+                return number
+    return None
+
+
+class Guard:
+    """The browser worker's runner: one fresh harness and checks module for every run.
+
+    Created once, when Python has started and before any reader's code has run, it
+    keeps private references to what it relies on (JSON serialisation, the modules'
+    contents, ``builtins``, ``sys.modules``) and compiles the harness and each step's
+    checks. :meth:`run` then, for every run:
+
+    1. executes the harness and the step's checks afresh, with a fresh copy of the
+       built-ins, so nothing a previous run did to them carries over;
+    2. runs the checks (:func:`run_capturing`; their cases are read before the
+       reader's code runs);
+    3. compares every watched module, the harness, the checks and ``sys.modules`` with
+       how they were before: if the reader's code changed any of them, the run does not
+       count, whatever it reported;
+    4. puts back what was changed (and the recursion limit, ``sys.path``, the standard
+       streams), and asks for a fresh interpreter when anything had been tampered with.
+
+    The worker should hold this object in a closure, where the reader's code cannot
+    reach it by name. Python cannot be sandboxed within one interpreter: this stops
+    accidents and one-line tricks, not a determined effort.
+    """
+
+    def __init__(self, harness_source: str, checks: dict[str, str]) -> None:
+        self._harness_code = compile(harness_source, "/practice/_harness.py", "exec")
+        self._checks = {
+            step: compile(text, f"/practice/{step}/checks.py", "exec")
+            for step, text in checks.items()
+        }
+        self._dumps = json.dumps
+        self._modules = sys.modules
+        self._sys = sys
+        self._setlimit = sys.setrecursionlimit
+        self._limit = sys.getrecursionlimit()
+        self._path = list(sys.path)
+        self._stdio = (sys.stdout, sys.stderr)
+        self._boot_modules = dict(sys.modules)
+        builtins_module = sys.modules["builtins"]
+        self._builtins = dict(builtins_module.__dict__)
+        self._tiers = Result.tiers
+
+    def _fresh(self, name: str, code: CodeType, run_builtins: dict[str, Any]) -> ModuleType:
+        module = ModuleType(name)
+        module.__file__ = code.co_filename
+        module.__dict__["__builtins__"] = run_builtins
+        self._modules[name] = module
+        exec(code, module.__dict__)
+        return module
+
+    def _namespaces(self, harness: ModuleType, checks: ModuleType) -> dict[str, dict[str, Any]]:
+        spaces: dict[str, dict[str, Any]] = {}
+        for name in WATCHED_MODULES:
+            module = self._modules.get(name)
+            if module is not None:
+                spaces[name] = module.__dict__
+        for label, module in (("_harness", harness), ("checks", checks)):
+            spaces[label] = module.__dict__
+            for key, value in list(module.__dict__.items()):
+                if isinstance(value, type) and value.__module__ == module.__name__:
+                    spaces[f"{label}.{key}"] = value.__dict__  # type: ignore[assignment]
+        spaces["__builtins__ of this run"] = harness.__dict__["__builtins__"]
+        return spaces
+
+    def run(self, step: str, source: str) -> str:
+        """Run ``step``'s checks on ``source``: the page's report, as a JSON string.
+
+        The report holds ``passed``, ``total``, ``results`` and ``printed`` as
+        :func:`run_json` gives them, or ``crash`` (one line) when the harness itself
+        failed; ``tampered`` lists what the reader's code changed (then there are no
+        results), and ``restart`` asks for a fresh interpreter before the next run.
+        """
+        run_builtins = dict(self._builtins)
+        harness = self._fresh("_harness", self._harness_code, run_builtins)
+        checks = self._fresh(f"practice_checks_{step}", self._checks[step], run_builtins)
+        spaces = self._namespaces(harness, checks)
+        before = {label: dict(space) for label, space in spaces.items()}
+        before["__builtins__ of this run"] = self._builtins
+        body: dict[str, Any]
+        try:
+            results, printed = harness.run_capturing(checks, source)
+            body = self._report(results, printed)
+        except BaseException as exc:  # the harness itself broke: say so in one line
+            body = {"crash": describe_exception(exc)[:300], "line": learner_line(exc)}
+        tampered = self._tampered(spaces, before)
+        self._restore(spaces, before)
+        if tampered:
+            body = {"tampered": tampered, "line": tamper_line(source, tampered)}
+        body["restart"] = bool(tampered) or "crash" in body
+        return self._dumps(body)
+
+    def _report(self, results: list[Any], printed: Any) -> dict[str, Any]:
+        rows = []
+        for result in results:
+            row: dict[str, Any] = {}
+            for field in FIELDS:
+                value = getattr(result, field, "")
+                if field == "passed":
+                    row[field] = value is True
+                elif field == "line":
+                    row[field] = value if type(value) is int else None
+                else:
+                    row[field] = value if type(value) is str else ""
+            row["tiers"] = self._tiers(SimpleNamespace(**row))  # type: ignore[arg-type]
+            rows.append(row)
+        shown = printed.shown if type(printed.shown) is str else ""
+        total = printed.total if type(printed.total) is int else len(shown)
+        return {
+            "passed": sum(row["passed"] for row in rows),
+            "total": len(rows),
+            "results": rows,
+            "printed": {
+                "text": shown,
+                "total": total,
+                "cut": total - len(shown),
+                "limit": PRINT_LIMIT,
+            },
+        }
+
+    def _tampered(self, spaces: dict[str, dict[str, Any]], before: dict[str, Any]) -> list[str]:
+        found = []
+        for label, space in spaces.items():
+            for key in _changed(before[label], space):
+                prefix = "builtins" if label == "__builtins__ of this run" else label
+                name = f"{prefix}.{key}"
+                if name not in found:
+                    found.append(name)
+        gone = [k for k, m in self._boot_modules.items() if self._modules.get(k) is not m]
+        if gone:
+            found.append("sys.modules")
+        return found
+
+    def _restore(self, spaces: dict[str, dict[str, Any]], before: dict[str, Any]) -> None:
+        for label, space in spaces.items():
+            if label.startswith(("_harness", "checks", "__builtins__")):
+                continue  # fresh for every run anyway
+            _put_back(space, before[label], _changed(before[label], space))
+        for key, module in self._boot_modules.items():
+            if self._modules.get(key) is not module:
+                self._modules[key] = module
+        self._sys.path[:] = self._path
+        self._sys.stdout, self._sys.stderr = self._stdio
+        self._setlimit(self._limit)

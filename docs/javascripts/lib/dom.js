@@ -17,7 +17,7 @@ export function check(condition, message) {
 }
 
 /** `w` with the decimals widgets show (DIGITS unless told). */
-export const fixed = (w, digits = DIGITS) => w.toFixed(digits);
+export const formatWeight = (w, digits = DIGITS) => w.toFixed(digits);
 
 function fill(e, attrs, kids) {
   for (const [k, v] of Object.entries(attrs || {})) {

@@ -1,35 +1,20 @@
-// The query explorer's widget: builds it inside its container and wires every control.
-// Loaded through ../explorer.js and lib/lazy-mount.js only when the explorer comes
-// near the screen; the maths is in attention-math.js, passed in as `m`.
+// The query explorer's widget: mount(root, data) builds it inside its container and
+// wires every control. Loaded through ../explorer.js and lib/lazy-mount.js only when the
+// explorer comes near the screen; its maths is attention-math.js, imported here, and its
+// DOM is built with lib/dom.js, like every widget of the site.
+import * as m from "./attention-math.js";
+import { h, svg, uniqueId } from "./dom.js";
 
-const SVGNS = "http://www.w3.org/2000/svg";
-let instances = 0; // for unique element ids
-
-// --- small DOM helpers ----------------------------------------------------------
-
-function h(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  e.append(...kids);
-  return e;
-}
-
-function svg(tag, attrs, ...kids) {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  e.append(...kids);
-  return e;
-}
+/** A number as the explorer shows it (attention-math: a true minus sign, never "-0.000"). */
+const fmt = m.fixed;
 
 const sub = (base, i) => h("span", {}, base, h("sub", {}, String(i)));
 
 // --- the widget -----------------------------------------------------------------
 
-let fmt = null; // the maths module's fixed(x, dp), set once it has loaded
-
-export function build(root, m, data) {
-  fmt = m.fixed;
-  const id = `ex${++instances}`;
+/** Build the explorer in `root` from the build's data (assets/data/explorer.json). */
+export function mount(root, data) {
+  const id = uniqueId("ex");
   const P = data.precision;
   const W = data.worked_example;
   const C = data.query_controls;
@@ -395,13 +380,22 @@ export function build(root, m, data) {
   plane.addEventListener("pointermove", (event) => {
     if (plane.hasPointerCapture(event.pointerId)) moveTo(event);
   });
+  // The keys of the ARIA slider pattern, in two dimensions: the arrows move the dot a
+  // step (Shift: steps of 1); PageUp and PageDown move it up and down by a sixth of the
+  // range (the larger step); Home and End put it at the left and right ends, the value
+  // the slider reports (aria-valuenow is the component across). None scrolls the page.
   handle.addEventListener("keydown", (event) => {
     const step = event.shiftKey ? 1 : C.step;
-    const moves = { ArrowRight: [step, 0], ArrowLeft: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
-    const d = moves[event.key];
-    if (!d) return;
-    event.preventDefault();
+    const large = (C.max - C.min) / 6;
     const [a, b] = state.pair;
+    const moves = {
+      ArrowRight: [step, 0], ArrowLeft: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step],
+      PageUp: [0, large], PageDown: [0, -large],
+      Home: [C.min - state.q[a], 0], End: [C.max - state.q[a], 0],
+    };
+    const d = moves[event.key];
+    if (!d || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
     state.q[a] = snap(state.q[a] + d[0]);
     state.q[b] = snap(state.q[b] + d[1]);
     render();

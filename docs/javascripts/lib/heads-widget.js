@@ -9,7 +9,7 @@
 // the open head are in a real table, built only while its <details> is open. The widget
 // follows the site's pattern (lib/dom.js): one state object, layout() once, render
 // functions that read the state, wire() for the events.
-import { fixed, h, uniqueId } from "./dom.js";
+import { formatWeight, h, uniqueId } from "./dom.js";
 import { fromUnits, scaleOf } from "./heatmap-math.js";
 import {
   cellAt, checkRoles, defaultLayer, describeHead, headCaption, layerSummary, moveIndex, pixels,
@@ -230,7 +230,7 @@ function renderTable({ ui, state }) {
     h("tr", {}, h("th", { scope: "col" }, "query → key"), tokens.map((t) => h("th", { scope: "col" }, t))),
   );
   ui.tableBody.replaceChildren(
-    ...matrix.map((row, r) => h("tr", {}, h("th", { scope: "row" }, tokens[r]), row.map((w) => h("td", {}, fixed(w))))),
+    ...matrix.map((row, r) => h("tr", {}, h("th", { scope: "row" }, tokens[r]), row.map((w) => h("td", {}, formatWeight(w))))),
   );
 }
 
@@ -334,7 +334,7 @@ function wire(ctx) {
     mark(ctx, cell);
     if (!cell) return;
     const { tokens, matrix } = state.shown;
-    ui.readout.textContent = `${tokens[cell.row]} → ${tokens[cell.col]} ${fixed(matrix[cell.row][cell.col])}`;
+    ui.readout.textContent = `${tokens[cell.row]} → ${tokens[cell.col]} ${formatWeight(matrix[cell.row][cell.col])}`;
   }
   ui.canvas.addEventListener("pointermove", point);
   ui.canvas.addEventListener("pointerdown", point);

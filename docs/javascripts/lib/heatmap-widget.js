@@ -3,9 +3,9 @@
 // data is the exported attention of all-MiniLM-L6-v2 (assets/data/it_attention.json).
 //
 // The widget pattern of the site (lib/dom.js): one state object, layout() builds the
-// fixed parts once, render() redraws everything that depends on the state, wire() turns
+// formatWeight parts once, render() redraws everything that depends on the state, wire() turns
 // events into state changes followed by a render.
-import { DIGITS, fixed, h, uniqueId } from "./dom.js";
+import { DIGITS, formatWeight, h, uniqueId } from "./dom.js";
 import { ownSentence } from "./own-sentence.js";
 import {
   defaultHead, describeChange, fromUnits, keptIndices, restrict, scalePosition, strongestKey, tokenIndex,
@@ -207,7 +207,7 @@ function render(ui, state, data, dflt) {
         "tr",
         { class: "heatmap__query", "data-row": r },
         h("th", { scope: "row", tabindex: "-1" }, v.tokens[r]),
-        row.map((w) => h("td", { tabindex: "-1", style: heat(w) }, h("span", { class: "visually-hidden" }, fixed(w)))),
+        row.map((w) => h("td", { tabindex: "-1", style: heat(w) }, h("span", { class: "visually-hidden" }, formatWeight(w)))),
       ),
     ),
   );
@@ -227,7 +227,7 @@ function render(ui, state, data, dflt) {
   const pick = sent.own ? sent.pick : null;
   const where = pick
     ? pick.layer === state.layer && pick.head === state.head
-      ? `your sentence, at the head whose rows look least at [CLS] and [SEP] (their average weight on them is ${fixed(pick.special)}, the least of all ${L * H} heads)`
+      ? `your sentence, at the head whose rows look least at [CLS] and [SEP] (their average weight on them is ${formatWeight(pick.special)}, the least of all ${L * H} heads)`
       : `your sentence; it opened on layer ${pick.layer + 1}, head ${pick.head + 1}, the head whose rows look least at [CLS] and [SEP]`
     : isDefault
     ? `the head where ${quote(QUERY)} gives ${quote(KEY)} the most weight with “…too ${first.id}.” (of all ${L * H} heads)`
@@ -237,7 +237,7 @@ function render(ui, state, data, dflt) {
   const qName = quote(v.tokens[qPos]);
   ui.status.textContent = `Layer ${state.layer + 1} of ${L}, head ${state.head + 1} of ${H}: ${where}.${
     state.hide
-      ? ` [CLS] and [SEP] are hidden: each row is divided by the weight left on the other tokens, so it sums to 1 again (the ${qName} row had ${fixed(v.removed[qPos])} of its weight on them).`
+      ? ` [CLS] and [SEP] are hidden: each row is divided by the weight left on the other tokens, so it sums to 1 again (the ${qName} row had ${formatWeight(v.removed[qPos])} of its weight on them).`
       : ""
   }`;
   ui.contrast.textContent = sent.own ? "" : contrastNote(data, state);
@@ -267,7 +267,7 @@ function renderTable(ui, state) {
   const v = state.view;
   ui.tableHead.replaceChildren(headRow(v.tokens, false));
   ui.tableBody.replaceChildren(
-    ...v.matrix.map((row, r) => h("tr", {}, h("th", { scope: "row" }, v.tokens[r]), row.map((w) => h("td", {}, fixed(w))))),
+    ...v.matrix.map((row, r) => h("tr", {}, h("th", { scope: "row" }, v.tokens[r]), row.map((w) => h("td", {}, formatWeight(w))))),
   );
 }
 
@@ -282,7 +282,7 @@ function contrastNote(data, state) {
   const animalB = at(b, sb, KEY);
   const streetB = at(b, sb, DISTRACTOR);
   const verdict =
-    fixed(streetB) === fixed(animalB)
+    formatWeight(streetB) === formatWeight(animalB)
       ? `${quote(KEY)} and ${quote(DISTRACTOR)} are level`
       : streetB > animalB
         ? `${quote(DISTRACTOR)} now gets more than ${quote(KEY)}`
@@ -319,12 +319,12 @@ function renderRow(ui, state, pos, moveFocus, cell = -1) {
         { class: k === best ? "heatmap__weight heatmap__weight--best" : "heatmap__weight" },
         h("span", { class: "heatmap__key" }, v.tokens[k]),
         h("span", { class: "heatmap__bar" }, h("span", { style: `width:${(w * 100).toFixed(1)}%` })),
-        h("span", { class: "heatmap__num" }, fixed(w)),
+        h("span", { class: "heatmap__num" }, formatWeight(w)),
         k === best && h("span", { class: "heatmap__tag" }, "strongest"),
       ),
     ),
   );
-  ui.live.textContent = `${q} → ${v.tokens[best]} ${fixed(row[best])}`;
+  ui.live.textContent = `${q} → ${v.tokens[best]} ${formatWeight(row[best])}`;
   state.selections += 1;
   ui.box.dataset.hmSelections = String(state.selections);
   if (moveFocus) rows[pos].cells[cell + 1].focus();

@@ -3,13 +3,22 @@
 // section comes near the viewport (or gets focus); never on other pages.
 import {
   TIME_LIMIT_MS,
-  capPrinted,
+  crashText,
+  limitsOf,
+  manifestProblem,
+  reportProblem,
+  startFailureText,
+  tamperedText,
+  unreadableCharacter,
+  unreadableText,
+  verdictText,
   detailRows,
   manifestPath,
   printedView,
   tierButtonText,
   progressFraction,
   progressText,
+  STORAGE_PREFIX,
   storageKeys,
   summaryText,
   timeoutText,
@@ -27,9 +36,23 @@ let mounted = null; // the [data-practice] element currently mounted
 
 function loadManifest(lesson) {
   if (!manifests.has(lesson)) {
-    const promise = fetch(new URL(manifestPath(lesson), SITE_ROOT)).then((r) => {
-      if (!r.ok) throw new Error(`could not load the exercises (HTTP ${r.status})`);
-      return r.json();
+    const path = manifestPath(lesson);
+    const refuse = (problem) => {
+      const err = new Error(startFailureText({ reason: "manifest", problem }));
+      err.detail = { reason: "manifest", problem };
+      throw err;
+    };
+    const promise = fetch(new URL(path, SITE_ROOT)).then(async (r) => {
+      if (!r.ok) refuse(`the list of exercises (${path}) could not be downloaded (HTTP ${r.status})`);
+      let manifest;
+      try {
+        manifest = JSON.parse(await r.text());
+      } catch {
+        refuse(`the list of exercises (${path}) is empty or cut short`);
+      }
+      const problem = manifestProblem(manifest, path);
+      if (problem) refuse(problem);
+      return manifest;
     });
     manifests.set(lesson, promise);
     promise.catch(() => manifests.delete(lesson));
@@ -47,53 +70,95 @@ function loadEditor() {
 
 // --- the worker -----------------------------------------------------------------------
 
-/** Owns the Pyodide worker: starts it, runs checks one at a time, stops a run that hangs. */
+/** Owns the Pyodide worker: starts it, runs checks one at a time, stops a run that hangs,
+ *  and believes a result only when it comes from the runner's own code path (the
+ *  secret the worker sent with "ready", never given to Python) and names the step's
+ *  real checks. */
 class PythonWorker {
-  constructor(manifest, { onProgress, onReady, onRestart }) {
+  constructor(manifest, { onProgress, onReady, onRestart, onFail }) {
     this.manifest = manifest;
+    this.limits = limitsOf(manifest);
+    this.checkNames = new Map(manifest.steps.map((s) => [s.id, s.check_names]));
     this.onProgress = onProgress;
     this.onReady = onReady;
     this.onRestart = onRestart;
+    this.onFail = onFail;
     this.worker = null;
-    this.ready = null;
+    this.ready = null; // a Promise while starting or started (always truthy: see isReady)
+    this.isReady = false;
+    this.secret = null;
     this.pending = new Map();
+    this.current = null; // the run in progress: {id, forged}
     this.nextId = 1;
     this.queue = Promise.resolve();
     this.starts = 0;
+    this.watchdog = null;
   }
 
-  /** Start the worker if it is not running; resolves when Python is ready. */
+  /** Start the worker if it is not running; resolves when Python is ready. A start that
+   *  fails, or makes no progress for `limits.startStallMs`, rejects with a `detail`
+   *  (see startFailureText) and stops the worker, so the next call starts afresh. */
   ensure() {
     if (this.ready) return this.ready;
     const { pyodide, harness, steps } = this.manifest;
     const worker = new Worker(new URL("./worker.js", import.meta.url));
     this.worker = worker;
+    this.isReady = false;
+    this.secret = null;
     this.starts += 1;
     if (this.starts > 1) this.onRestart();
+    let progress = { loaded: 0, total: pyodide.bytes };
     this.ready = new Promise((resolve, reject) => {
+      const failWith = (detail) => {
+        const err = new Error(startFailureText(detail));
+        err.detail = detail;
+        reject(err);
+      };
+      const arm = () => {
+        clearTimeout(this.watchdog);
+        const ms = this.limits.startStallMs;
+        this.watchdog = setTimeout(() => failWith({ reason: "stalled", ms, ...progress }), ms);
+      };
+      arm();
       worker.onmessage = (event) => {
-        const msg = event.data;
-        if (msg.type === "progress") this.onProgress(msg.loaded, msg.total);
-        else if (msg.type === "ready") {
-          this.onReady(msg.ms);
-          resolve();
-        } else if (msg.type === "error") reject(new Error(msg.message));
-        else if (msg.type === "result") {
-          const done = this.pending.get(msg.id);
-          this.pending.delete(msg.id);
-          if (done) done(msg);
+        if (this.worker !== worker) return; // a stopped worker's late message
+        const msg = event.data || {};
+        if (!this.isReady) {
+          // Before "ready" no reader's code has run in this worker.
+          if (msg.type === "progress") {
+            progress = { loaded: msg.loaded, total: msg.total };
+            arm();
+            this.onProgress(msg.loaded, msg.total);
+          } else if (msg.type === "ready" && typeof msg.secret === "string") {
+            clearTimeout(this.watchdog);
+            this.secret = msg.secret;
+            this.isReady = true;
+            this.onReady(msg.ms);
+            resolve();
+          } else if (msg.type === "error") failWith(msg);
+          return;
         }
+        const done = msg.type === "result" && msg.secret === this.secret && this.pending.get(msg.id);
+        if (done) {
+          this.pending.delete(msg.id);
+          done(msg);
+        } else if (this.current) this.current.forged = true; // the reader's code posted it
       };
       worker.onerror = (event) => {
         event.preventDefault();
-        reject(new Error(event.message || "the Python worker failed to start"));
+        if (!this.isReady) failWith({ reason: "exception", message: event.message || "the Python worker failed to start" });
       };
     });
-    this.ready.catch(() => this.stop());
+    this.ready.catch((err) => {
+      clearTimeout(this.watchdog);
+      if (this.worker === worker) this.stop();
+      if (this.onFail) this.onFail(err);
+    });
     worker.postMessage({
       type: "init",
       index: new URL(pyodide.index, SITE_ROOT).href,
       total: pyodide.bytes,
+      files: pyodide.files,
       loaderBytes: pyodide.files["pyodide.js"] + pyodide.files["pyodide.asm.js"],
       harness,
       steps: steps.map((s) => ({ id: s.id, checks: s.checks })),
@@ -109,37 +174,61 @@ class PythonWorker {
   }
 
   async runNow(step, source) {
+    const unreadable = unreadableCharacter(source);
+    if (unreadable) return { kind: "crash", message: unreadableText(unreadable), line: unreadable.line };
     try {
       await this.ensure();
     } catch (err) {
-      return { kind: "error", message: `Python could not start: ${err.message}` };
+      return { kind: "error", message: err.message };
     }
     const id = this.nextId++;
     const t0 = performance.now();
-    return new Promise((resolve) => {
+    const current = { id, forged: false };
+    this.current = current;
+    const outcome = await new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         this.stop();
         resolve({ kind: "timeout", ms: performance.now() - t0 });
-      }, TIME_LIMIT_MS);
+      }, this.limits.runMs);
       this.pending.set(id, (msg) => {
         clearTimeout(timer);
-        if (msg.crash) {
-          // The runner itself failed (the reader's code can break the interpreter, e.g.
-          // by clearing sys.modules): start from a clean worker next time.
-          this.stop();
-          resolve({ kind: "error", message: `The checks could not run: ${msg.crash}`, printed: msg.printed });
-        } else resolve({ kind: "result", report: msg.report, printed: msg.printed, ms: msg.ms });
+        resolve(this.judge(step, source, msg, current.forged));
       });
       this.worker.postMessage({ type: "run", id, step, source });
     });
+    this.current = null;
+    if (outcome.restart) {
+      this.stop(); // a fresh interpreter for the next run, started at once
+      this.ensure().catch(() => {});
+    }
+    return outcome;
+  }
+
+  /** What a result from the runner means for the reader. */
+  judge(step, source, msg, forged) {
+    const { report, log, ms } = msg;
+    const restart = true;
+    if (forged) return { kind: "tampered", message: tamperedText(["js.postMessage"], null), names: ["js.postMessage"], restart };
+    if (report.tampered) {
+      return { kind: "tampered", message: tamperedText(report.tampered, report.line), names: report.tampered, restart };
+    }
+    if (report.fatal || report.crash) {
+      return { kind: "crash", message: crashText(report, source), details: [report.fatal || report.crash, ...(log || [])].join("\n"), restart };
+    }
+    const problem = reportProblem(report, this.checkNames.get(step));
+    if (problem) return { kind: "tampered", message: tamperedText([`the report: ${problem}`], null), names: ["the report"], restart };
+    return { kind: "result", report, ms, restart: Boolean(report.restart) };
   }
 
   /** Terminate the worker; the next run starts a fresh one. */
   stop() {
+    clearTimeout(this.watchdog);
     if (this.worker) this.worker.terminate();
     this.worker = null;
     this.ready = null;
+    this.isReady = false;
+    this.secret = null;
   }
 }
 
@@ -167,11 +256,25 @@ function mark(passed) {
   return svg;
 }
 
+// The reader's code is kept in localStorage. When the browser refuses (storage blocked,
+// or full), practice works on and the section says so once, quietly (storageNote).
+let storageTrouble = null; // null, "blocked" or "full", once seen
+let onStorageTrouble = () => {};
+
+function noteTrouble(kind) {
+  if (storageTrouble) return;
+  storageTrouble = kind;
+  onStorageTrouble(kind);
+}
+
 function storage() {
   try {
-    return window.localStorage;
+    const store = window.localStorage;
+    if (!store) noteTrouble("blocked");
+    return store;
   } catch {
-    return null; // storage disabled: the code simply is not kept
+    noteTrouble("blocked");
+    return null;
   }
 }
 
@@ -179,17 +282,44 @@ function getItem(key) {
   try {
     return storage()?.getItem(key) ?? null;
   } catch {
+    noteTrouble("blocked");
     return null;
   }
 }
 
 function setItem(key, value) {
   try {
-    if (value === null) storage()?.removeItem(key);
-    else storage()?.setItem(key, value);
-  } catch {
-    /* quota or privacy mode: keep working without saving */
+    const store = storage();
+    if (!store) return false;
+    if (value === null) store.removeItem(key);
+    else store.setItem(key, value);
+    return true;
+  } catch (err) {
+    noteTrouble(err && (err.name === "QuotaExceededError" || err.code === 22) ? "full" : "blocked");
+    return false;
   }
+}
+
+// Saves still waiting for their 300 ms pause are written at once when the page is left
+// or hidden (a quick reload, a closed tab, a phone switching apps).
+const pendingSaves = new Set(); // functions that write one editor's code now
+const otherTab = new Map(); // storage key -> what to do when another tab changes it
+let pageListeners = false;
+
+function listenToThePage() {
+  if (pageListeners) return;
+  pageListeners = true;
+  const flush = () => {
+    for (const save of [...pendingSaves]) save();
+  };
+  window.addEventListener("pagehide", flush);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") flush();
+  });
+  window.addEventListener("storage", (event) => {
+    const handle = event.key && otherTab.get(event.key);
+    if (handle) handle(event.newValue);
+  });
 }
 
 // --- the loader line ----------------------------------------------------------------------
@@ -199,7 +329,8 @@ function buildLoader(box) {
   const bar = el("progress", { max: "1", value: "0", "aria-label": "Python download progress" });
   const text = el("span", { class: "practice__loader-text" }, "Getting the exercises ready…");
   const status = el("span", { class: "visually-hidden", role: "status" });
-  box.append(bar, text, status);
+  const retry = el("button", { type: "button", class: "practice__button", "data-action": "retry", hidden: true }, "Retry");
+  box.append(bar, text, retry, status);
   box.hidden = false;
   return {
     progress(loaded, total) {
@@ -215,14 +346,27 @@ function buildLoader(box) {
     },
     restart() {
       bar.value = 0;
+      retry.hidden = true;
       text.textContent = "Restarting Python…";
       status.textContent = "Restarting Python.";
       box.dataset.state = "loading";
     },
-    fail(message) {
+    /** Say what failed, and offer a Retry that calls `again` (which starts over). */
+    fail(message, again) {
       text.textContent = message;
       status.textContent = message;
       box.dataset.state = "error";
+      retry.hidden = !again;
+      retry.onclick = again
+        ? () => {
+            retry.hidden = true;
+            bar.value = 0;
+            text.textContent = "Trying again…";
+            status.textContent = "Trying again.";
+            box.dataset.state = "loading";
+            again();
+          }
+        : null;
     },
   };
 }
@@ -235,7 +379,7 @@ function buildLoader(box) {
 
 function renderResults(box, outcome, editor) {
   box.replaceChildren();
-  const printed = printedView(outcome.kind === "result" ? outcome.report.printed : capPrinted(outcome.printed));
+  const printed = outcome.kind === "result" ? printedView(outcome.report.printed) : null;
   if (printed) {
     const out = el("div", { class: "practice__printed", "data-printed": "" },
       el("p", { class: "practice__printed-title" }, "What your code printed"),
@@ -243,12 +387,16 @@ function renderResults(box, outcome, editor) {
     if (printed.note) out.append(el("p", { class: "practice__printed-note" }, printed.note));
     box.append(out);
   }
-  if (outcome.kind === "timeout") {
-    box.prepend(el("p", { class: "practice__timeout", "data-outcome": "timeout" }, timeoutText()));
-    return;
-  }
-  if (outcome.kind === "error") {
-    box.prepend(el("p", { class: "practice__crash", "data-outcome": "error" }, outcome.message));
+  if (outcome.kind !== "result") {
+    const text = outcome.kind === "timeout" ? timeoutText() : outcome.message;
+    const cls = outcome.kind === "timeout" ? "practice__timeout" : "practice__crash";
+    box.append(el("p", { class: cls, "data-outcome": outcome.kind }, text));
+    if (outcome.details) {
+      // What Python itself said: for the curious, folded away from the verdict.
+      box.append(el("details", { class: "practice__details" },
+        el("summary", {}, "What Python said"),
+        el("pre", {}, el("code", { tabindex: "0" }, outcome.details))));
+    }
     return;
   }
   const { report } = outcome;
@@ -321,11 +469,15 @@ function showStatus(status, outcome) {
   const { report } = outcome;
   const allPassed = report.passed === report.total;
   status.dataset.outcome = allPassed ? "pass" : "fail";
-  status.append(mark(allPassed), summaryText(report), allPassed ? " Well done." : "");
+  const verdict = verdictText(report);
+  status.append(mark(allPassed), verdict, allPassed ? " Well done." : "");
   const first = report.results.find((r) => !r.passed);
   if (first) {
-    let more = ` First failure: ${first.name}.`;
-    if (first.line) more += ` Line ${first.line}.`;
+    let more = "";
+    if (verdict === summaryText(report)) { // else the verdict has named what and where
+      more += ` First failure: ${first.name}.`;
+      if (first.line) more += ` Line ${first.line}.`;
+    }
     more += " Help comes in three steps, each with the button after the results.";
     status.append(el("span", { class: "visually-hidden" }, more));
   }
@@ -371,16 +523,52 @@ function buildStep(container, step, editorModule) {
   container.append(help, editorBox, el("div", { class: "practice__actions" }, run, reset, hint, reveal), status, results, tiers, solution);
 
   let saveTimer = null;
+  const save = () => {
+    clearTimeout(saveTimer);
+    pendingSaves.delete(save);
+    const code = editor.getCode();
+    setItem(keys.code, code === step.starter ? null : code);
+  };
   const editor = editorModule.createEditor({
     parent: editorBox,
     doc: getItem(keys.code) ?? step.starter,
     label: `Python editor: ${step.title}`,
     describedBy: ids.keys,
-    onChange(code) {
+    onChange() {
       clearTimeout(saveTimer);
-      saveTimer = setTimeout(() => setItem(keys.code, code === step.starter ? null : code), 300);
+      pendingSaves.add(save);
+      saveTimer = setTimeout(save, 300);
     },
     onRun: () => run.click(),
+  });
+
+  // Another tab saved this step: offer its code (it is newer), or say it was reset there.
+  const elsewhere = el("div", { class: "practice__elsewhere", "data-other-tab": "", hidden: true });
+  container.insertBefore(elsewhere, editorBox);
+  otherTab.set(keys.code, (newValue) => {
+    const theirs = newValue ?? step.starter;
+    if (theirs === editor.getCode()) {
+      elsewhere.hidden = true;
+      return;
+    }
+    const load = el("button", { type: "button", class: "practice__button", "data-action": "load-other-tab" },
+      newValue === null ? "Load the starter" : "Load the other tab's code");
+    const keep = el("button", { type: "button", class: "practice__button", "data-action": "keep-mine" }, "Keep mine");
+    elsewhere.replaceChildren(
+      el("p", { role: "status" }, newValue === null
+        ? "This exercise was reset to the starter in another tab."
+        : "This exercise was changed in another tab, which now keeps newer code than this one."),
+      el("div", { class: "practice__actions" }, load, keep));
+    elsewhere.hidden = false;
+    load.addEventListener("click", () => {
+      editor.setCode(theirs);
+      elsewhere.hidden = true;
+      editor.focus?.();
+    });
+    keep.addEventListener("click", () => {
+      save(); // this tab's code becomes the kept one again
+      elsewhere.hidden = true;
+    });
   });
 
   run.addEventListener("click", async () => {
@@ -389,7 +577,8 @@ function buildStep(container, step, editorModule) {
     run.setAttribute("aria-busy", "true");
     container.dataset.state = "running";
     delete status.dataset.outcome;
-    status.textContent = runner.ready ? "Running the checks…" : "Waiting for Python to finish loading…";
+    // runner.ready is a promise (always truthy): isReady says whether Python is up.
+    status.textContent = runner.isReady ? "Running the checks…" : "Starting Python…";
     const outcome = await runner.run(step.id, editor.getCode());
     renderResults(results, outcome, editor);
     showStatus(status, outcome);
@@ -408,6 +597,8 @@ function buildStep(container, step, editorModule) {
 
   reset.addEventListener("click", () => {
     editor.setCode(step.starter);
+    clearTimeout(saveTimer);
+    pendingSaves.delete(save);
     setItem(keys.code, null);
     status.textContent = "The starter code is back. Ctrl+Z in the editor undoes the reset.";
   });
@@ -455,9 +646,23 @@ export async function mount(root) {
     startPython(manifest, loader);
     editorModule = await editorLoading;
   } catch (err) {
-    loader.fail(`The practice section could not load: ${err.message}`);
+    const message = err.detail ? err.message : `The practice section could not load: ${err.message}`;
+    loader.fail(message, () => {
+      mount(root).then(() => (root.dataset.widgetState = "ready"), () => {});
+    });
     throw err; // the lazy loader marks the section data-widget-state="error"
   }
+  listenToThePage();
+  const note = el("p", { class: "practice__storage-note", "data-storage-note": "", hidden: true });
+  loaderBox.after(note);
+  onStorageTrouble = (kind) => {
+    note.textContent = kind === "full"
+      ? "Your browser's storage for this site is full, so the code you type here will not be kept when you leave the page."
+      : "Your browser does not let this site keep data, so the code you type here will not be kept when you leave the page.";
+    note.hidden = false;
+  };
+  if (storageTrouble) onStorageTrouble(storageTrouble);
+  else getItem(STORAGE_PREFIX + "probe"); // blocked storage shows at once, not at the first save
   const steps = new Map(manifest.steps.map((s) => [s.id, s]));
   for (const container of root.querySelectorAll(".practice__runner[data-step]")) {
     const step = steps.get(container.dataset.step);
@@ -471,6 +676,7 @@ function startPython(manifest, loader) {
     onProgress: (loaded, total) => loader.progress(loaded, total),
     onReady: (ms) => loader.ready(ms),
     onRestart: () => loader.restart(),
+    onFail: (err) => loader.fail(err.message, () => runner && runner.ensure().catch(() => {})),
   };
   if (runner && runner.manifest !== manifest) {
     runner.stop(); // another lesson's checks: this page needs its own
@@ -478,13 +684,15 @@ function startPython(manifest, loader) {
   }
   if (runner) Object.assign(runner, news);
   else runner = new PythonWorker(manifest, news);
-  runner.ensure().catch((err) => loader.fail(`Python could not start: ${err.message}`));
+  runner.ensure().catch(() => {}); // onFail says what failed, with a Retry
 }
 
 /** After instant navigation: stop the worker if its page is gone. */
 export function release(current) {
   if (mounted && mounted !== current && !mounted.isConnected) {
     mounted = null;
+    for (const save of [...pendingSaves]) save();
+    otherTab.clear();
     if (runner) runner.stop();
     runner = null;
   }
