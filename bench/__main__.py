@@ -5,7 +5,8 @@ Usage::
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
                                           # (kernel, kernel_1thread, kernel_wheel, minilm,
-                                          # site, features, widgets, practice, build, docs)
+                                          # site, features, widgets, browser_model, practice,
+                                          # build, docs)
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -38,6 +39,7 @@ SECTIONS = (
     "site",
     "features",
     "widgets",
+    "browser_model",
     "practice",
     "build",
     "docs",
@@ -95,6 +97,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import widgets
 
         return widgets.run(repeat=args.repeat, site=args.site)
+    if section == "browser_model":
+        from bench import browser_model
+
+        return browser_model.run(repeat=args.repeat, site=args.site)
     if section == "practice":
         from bench import practice
 

@@ -436,7 +436,7 @@ def timings_table(results: Results) -> str:
     """Widgets, practice and build timings, one row each."""
     rows: list[list[object]] = []
     sections = cast(Mapping[str, Any], results)  # keyed by the sections' names
-    for section in ("minilm", "widgets", "practice", "build", "docs"):
+    for section in ("minilm", "widgets", "browser_model", "practice", "build", "docs"):
         timings = sections.get(section, {}).get("timings", {})
         for name, s in sorted(timings.items(), key=lambda kv: _ORDER.get(kv[0], 99)):
             rows.append([section, name, fmt_summary(s)])

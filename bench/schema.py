@@ -104,6 +104,7 @@ class Results(TypedDict, total=False):
     site: Site
     features: dict[str, Any]
     widgets: Timings
+    browser_model: Timings
     practice: Timings
     build: Timings
     docs: Timings

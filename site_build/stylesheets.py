@@ -25,6 +25,7 @@ SOURCES = (
     "stylesheets/theme-fixes.css",
     "stylesheets/widget.css",
     "stylesheets/heatmap.css",
+    "stylesheets/own-sentence.css",
     "stylesheets/heads.css",
     "stylesheets/explorer.css",
     "stylesheets/practice.css",

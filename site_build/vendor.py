@@ -64,6 +64,9 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
+#: Where @huggingface/tokenizers goes (the model worker imports it from there).
+TOKENIZERS_DEST = "vendor/tokenizers"
+
 #: What the site ships from ``node_modules/``. Math is typeset at build time
 #: (``site_build/katex_render.py``), so of KaTeX only the CSS and fonts are
 #: shipped, no JavaScript. KaTeX's CSS names each font as
@@ -84,6 +87,14 @@ ASSETS: tuple[Asset, ...] = (
     Asset("katex", base="", patterns=("LICENSE",), dest=KATEX_DEST),
     # Pyodide's core for the practice section's worker (classic worker: pyodide.js).
     Asset("pyodide", base="", patterns=PYODIDE_FILES, dest=PYODIDE_DEST),
+    # The browser model's tokenizer (pure JS, no dependency), for its worker.
+    Asset(
+        "@huggingface/tokenizers",
+        base="dist",
+        patterns=("tokenizers.min.mjs",),
+        dest=TOKENIZERS_DEST,
+    ),
+    Asset("@huggingface/tokenizers", base="", patterns=("LICENSE",), dest=TOKENIZERS_DEST),
 )
 
 

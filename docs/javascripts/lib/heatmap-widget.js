@@ -6,6 +6,7 @@
 // formatWeight parts once, render() redraws everything that depends on the state, wire() turns
 // events into state changes followed by a render.
 import { DIGITS, formatWeight, h, uniqueId } from "./dom.js";
+import { ownSentence } from "./own-sentence.js";
 import {
   defaultHead, describeChange, fromUnits, keptIndices, restrict, scalePosition, strongestKey, tokenIndex,
 } from "./heatmap-math.js";
@@ -20,8 +21,10 @@ const quote = (t) => `“${t}”`;
 const heat = (w) => `--heat-t:${scalePosition(w).toFixed(4)}`;
 
 /** Build the heatmap in `box` and wire every control. */
-export function mount(box, data) {
+export function mount(box, shared) {
   if (!box.isConnected) return;
+  // The reader's own sentence is added to this widget's copy of the data only.
+  const data = { ...shared, sentences: [...shared.sentences] };
   const first = data.sentences[0];
   const dflt = defaultHead(first.attention, first.tokens, QUERY, KEY);
   const state = {
@@ -37,6 +40,7 @@ export function mount(box, data) {
   ui.layer.value = String(state.layer);
   ui.head.value = String(state.head);
   wire(ui, state, data, dflt);
+  ui.box.append(ownSentence(ui.id, (entry) => showOwn(ui, state, data, dflt, entry)));
   render(ui, state, data, dflt);
   box.dataset.hmDefault = `${dflt.layer},${dflt.head}`;
 }
@@ -49,10 +53,38 @@ export function mount(box, data) {
  */
 function viewOf(data, state, s) {
   const sent = data.sentences[s];
-  const full = fromUnits(sent.attention[state.layer][state.head], data.scale);
+  const full = fromUnits(sent.attention[state.layer][state.head], sent.scale ?? data.scale);
   const keep = keptIndices(sent.tokens, state.hide);
   const { matrix, removed } = restrict(full, keep);
   return { tokens: keep.map((i) => sent.tokens[i]), keep, matrix, removed };
+}
+
+/** How captions name a sentence: “…too tired.”, or "your sentence". */
+const labelOf = (sent) => (sent.own ? "your sentence" : `“…too ${sent.id}.”`);
+
+/**
+ * The reader's sentence arrived (own-sentence.js): it becomes the widget's last sentence
+ * (replacing an earlier one), with its own radio button, and the widget shows it at the
+ * head whose rows look least at [CLS] and [SEP], on the row of its first word.
+ */
+function showOwn(ui, state, data, dflt, entry) {
+  const index = data.sentences.findIndex((s) => s.own);
+  const sent = { ...entry, own: true };
+  if (index >= 0) data.sentences[index] = sent;
+  else data.sentences.push(sent);
+  const at = index >= 0 ? index : data.sentences.length - 1;
+  if (!ui.ownRadio) {
+    ui.ownRadio = h("input", { type: "radio", name: `${ui.id}-s`, value: at, "data-hm": "own" });
+    ui.sentences.append(h("label", { class: "widget__radio" }, ui.ownRadio, " ", h("strong", {}, "your sentence")));
+  }
+  ui.ownRadio.checked = true;
+  state.sentence = at;
+  state.layer = entry.pick.layer;
+  state.head = entry.pick.head;
+  state.query = Math.min(1, entry.tokens.length - 1);
+  ui.layer.value = String(state.layer);
+  ui.head.value = String(state.head);
+  render(ui, state, data, dflt);
 }
 
 // ------------------------------------------------------------------------------ layout
@@ -181,7 +213,7 @@ function render(ui, state, data, dflt) {
   );
   ui.caption.textContent = `Attention weights, query → key: layer ${state.layer + 1}, head ${
     state.head + 1
-  }, “…too ${sent.id}.”`;
+  }, ${labelOf(sent)}`;
   ui.tableCaption.textContent = `${ui.caption.textContent}${
     state.hide ? " ([CLS] and [SEP] hidden, rows renormalised)" : ""
   }. Rows are queries, columns are keys; each row sums to 1.`;
@@ -192,23 +224,24 @@ function render(ui, state, data, dflt) {
     ...sent.tokens.flatMap((t) => [" ", h("code", {}, t)]),
   );
   const isDefault = state.layer === dflt.layer && state.head === dflt.head;
-  const where = isDefault
+  const pick = sent.own ? sent.pick : null;
+  const where = pick
+    ? pick.layer === state.layer && pick.head === state.head
+      ? `your sentence, at the head whose rows look least at [CLS] and [SEP] (their average weight on them is ${formatWeight(pick.special)}, the least of all ${L * H} heads)`
+      : `your sentence; it opened on layer ${pick.layer + 1}, head ${pick.head + 1}, the head whose rows look least at [CLS] and [SEP]`
+    : isDefault
     ? `the head where ${quote(QUERY)} gives ${quote(KEY)} the most weight with “…too ${first.id}.” (of all ${L * H} heads)`
     : `the default is layer ${dflt.layer + 1}, head ${dflt.head + 1}, where ${quote(QUERY)} gives ${quote(KEY)} the most weight`;
-  const qPos = v.keep.indexOf(tokenIndex(sent.tokens, QUERY));
+  if (!v.keep.includes(state.query)) state.query = sent.own ? v.keep[Math.min(1, v.keep.length - 1)] : tokenIndex(sent.tokens, QUERY);
+  const qPos = v.keep.indexOf(state.query);
+  const qName = quote(v.tokens[qPos]);
   ui.status.textContent = `Layer ${state.layer + 1} of ${L}, head ${state.head + 1} of ${H}: ${where}.${
     state.hide
-      ? ` [CLS] and [SEP] are hidden: each row is divided by the weight left on the other tokens, so it sums to 1 again (the ${quote(QUERY)} row had ${formatWeight(v.removed[qPos])} of its weight on them).`
+      ? ` [CLS] and [SEP] are hidden: each row is divided by the weight left on the other tokens, so it sums to 1 again (the ${qName} row had ${formatWeight(v.removed[qPos])} of its weight on them).`
       : ""
   }`;
-  ui.contrast.textContent = contrastNote(data, state);
-
-  let pos = v.keep.indexOf(state.query);
-  if (pos < 0) {
-    state.query = tokenIndex(sent.tokens, QUERY);
-    pos = v.keep.indexOf(state.query);
-  }
-  renderRow(ui, state, pos, false);
+  ui.contrast.textContent = sent.own ? "" : contrastNote(data, state);
+  renderRow(ui, state, qPos, false);
 }
 
 /** The header row of the grid (with its corner cell's class) or of the table. */

@@ -1,0 +1,78 @@
+// The page's side of the browser model: the size to announce, the worker, and the rule
+// that only the latest sentence's result is ever shown. No DOM: the widget calls it.
+import { allCached } from "./minilm-fetch.js";
+
+/** Where the model lives, relative to this module (site/javascripts/lib/). */
+export const MANIFEST_URL = new URL("../../assets/minilm/manifest.json", import.meta.url).href;
+const WORKER_URL = new URL("./minilm-worker.js", import.meta.url).href;
+
+/**
+ * What the first use downloads: the tokenizer and the encoder (the word rows of a
+ * sentence, at most 3 MB more, come after) and whether all of it is cached already.
+ * @returns {Promise<{bytes: number, cached: boolean}>}
+ */
+export async function firstUse(manifestUrl = MANIFEST_URL) {
+  const response = await fetch(manifestUrl);
+  if (!response.ok) throw Object.assign(new Error(`The site has no manifest.json (HTTP ${response.status}).`), { kind: "missing" });
+  const manifest = await response.json();
+  const entries = [manifest.tokenizer, ...manifest.groups];
+  const bytes = entries.reduce((s, e) => s + e.bytes, 0);
+  const base = new URL(".", manifestUrl);
+  return { bytes, cached: await allCached(entries.map((e) => new URL(e.path, base).href)) };
+}
+
+/** "21.7 MB" (decimal megabytes, one decimal; kilobytes under 1 MB). */
+export function formatBytes(bytes) {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}
+
+/**
+ * The model in its worker. `run(text, onProgress)` resolves with the result of the
+ * latest sentence asked for; a run overtaken by a newer one resolves with null.
+ */
+export function createModel(manifestUrl = MANIFEST_URL) {
+  let worker = null;
+  let next = 0;
+  const pending = new Map(); // id -> {resolve, reject, onProgress}
+  function start() {
+    worker = new Worker(WORKER_URL, { type: "module" });
+    worker.onmessage = (event) => {
+      const msg = event.data;
+      if (msg.type === "progress") {
+        // The download is shared: an overtaken run's bytes still move the latest bar.
+        pending.get(next)?.onProgress?.(msg.loaded, msg.total);
+        return;
+      }
+      const p = pending.get(msg.id);
+      if (!p) return;
+      pending.delete(msg.id);
+      if (msg.id !== next) p.resolve(null); // overtaken: never shown
+      else if (msg.type === "result") p.resolve(msg);
+      else p.reject(Object.assign(new Error(msg.message), msg));
+    };
+    worker.onerror = (event) => {
+      for (const p of pending.values()) p.reject(Object.assign(new Error(`The model's worker failed: ${event.message}`), { kind: "internal" }));
+      pending.clear();
+      worker = null;
+    };
+  }
+  return {
+    run(text, onProgress) {
+      if (worker === null) start();
+      next += 1;
+      const id = next;
+      for (const [oldId, p] of pending) {
+        pending.delete(oldId);
+        p.resolve(null); // a newer sentence: the older one will not be shown
+      }
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject, onProgress });
+        worker.postMessage({ type: "run", id, text, manifestUrl });
+      });
+    },
+    terminate() {
+      worker?.terminate();
+      worker = null;
+    },
+  };
+}

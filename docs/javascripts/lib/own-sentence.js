@@ -1,0 +1,166 @@
+// "Try your own sentence": the field under lesson 1's heatmap that runs all-MiniLM-L6-v2
+// on the reader's text, in the reader's browser (lib/minilm-client.js and its worker).
+// Built in the widget pattern of lib/dom.js: ownSentence(id, onResult) returns the DOM
+// and keeps its own state; the heatmap (heatmap-widget.js) shows what onResult receives.
+//
+// The flow: an empty field is refused at once (nothing loads); the first real sentence
+// asks before downloading, with the size; a progress bar follows the bytes; a failure
+// says what went wrong, with a retry, and the fixed sentences keep working; a second
+// sentence submitted while one runs replaces it (only the latest result is shown).
+import { h } from "./dom.js";
+import { leastSpecialHead } from "./head-roles.js";
+import { TOKEN_LIMIT } from "./minilm-tokenize.js";
+
+/** The weights the widget shows, and the bound the browser test holds them to. */
+export const PRECISION_NOTE =
+  "Computed in your browser from the model's weights stored as float16, with float32 arithmetic; " +
+  "the site's tests hold every weight within 0.003 of the reference implementation.";
+
+/** The message for a failure the worker reported (see minilm-worker.js). */
+export function failureMessage(err) {
+  switch (err.kind) {
+    case "empty":
+    case "too-long":
+      return err.message;
+    case "missing":
+    case "short":
+    case "corrupt":
+    case "network":
+      return `The model could not be loaded: ${err.message} The two sentences above still work.`;
+    default:
+      return `The model could not run: ${err.message} The two sentences above still work.`;
+  }
+}
+
+/**
+ * One (layers, heads, n, n) nested array of the worker's per-layer Float32Arrays.
+ * @param {Float32Array[]} attentions  one (heads * n * n) array per layer
+ */
+export function nestAttention(attentions, heads, n) {
+  return attentions.map((flat) =>
+    Array.from({ length: heads }, (_, hd) =>
+      Array.from({ length: n }, (_, q) => Array.from(flat.subarray((hd * n + q) * n, (hd * n + q + 1) * n))),
+    ),
+  );
+}
+
+/**
+ * The form and its messages.
+ * @param {string} id                    a page-unique prefix
+ * @param {(entry: object) => void} onResult  called with {id, label, text, tokens,
+ *        attention (layers, heads, n, n) in [0, 1], scale: 1, pick: {layer, head, special}}
+ * @param {object} [deps]                stand-ins for tests: {client}
+ */
+export function ownSentence(id, onResult, deps = {}) {
+  const state = { consented: false, busy: 0, lastText: null, model: null };
+  const loadClient = () => deps.client ?? import("./minilm-client.js");
+  const ui = {
+    input: h("input", {
+      type: "text",
+      id: `${id}-own`,
+      name: "sentence",
+      autocomplete: "off",
+      spellcheck: "false",
+      "aria-describedby": `${id}-own-note`,
+      placeholder: "e.g. The trophy didn't fit in the suitcase because it was too big.",
+    }),
+    submit: h("button", { type: "submit", class: "own__button own__button--submit" }, "Run the model"),
+    note: h(
+      "p",
+      { class: "own__note", id: `${id}-own-note` },
+      `Up to ${TOKEN_LIMIT} tokens. It runs on your device: your sentence never leaves this page.`,
+    ),
+    message: h("p", { class: "own__message", "aria-live": "polite", "data-own": "message" }),
+    actions: h("p", { class: "own__actions", "data-own": "actions" }),
+    progress: h("progress", { class: "own__progress", max: "1", value: "0", hidden: true, "aria-label": "Model download" }),
+  };
+  ui.form = h(
+    "form",
+    { class: "own", "data-own": "form", novalidate: true },
+    h("label", { for: `${id}-own`, class: "own__label" }, "Try your own sentence"),
+    h("div", { class: "own__row" }, ui.input, ui.submit),
+    ui.note,
+    ui.progress,
+    ui.message,
+    ui.actions,
+  );
+  const say = (text, ...buttons) => {
+    ui.message.textContent = text;
+    ui.actions.replaceChildren(...buttons);
+  };
+  const button = (label, onClick, attrs = {}) => {
+    const b = h("button", { type: "button", class: "own__button", ...attrs }, label);
+    b.addEventListener("click", onClick);
+    return b;
+  };
+  const setState = (s) => {
+    ui.form.dataset.ownState = s;
+  };
+  setState("idle");
+
+  async function start(text) {
+    state.lastText = text;
+    const ticket = ++state.busy;
+    if (text.trim() === "") {
+      setState("error");
+      say("Type a sentence first: the field is empty.");
+      return;
+    }
+    let client;
+    try {
+      client = await loadClient();
+      if (!state.consented) {
+        setState("sizing");
+        say("Finding out how much the model weighs…");
+        const use = await client.firstUse();
+        if (ticket !== state.busy) return;
+        if (!use.cached) {
+          setState("asking");
+          say(
+            `This runs all-MiniLM-L6-v2 in your browser. It downloads once, then your browser keeps it.`,
+            button(`Load the model: ${client.formatBytes(use.bytes)}, once`, () => {
+              state.consented = true;
+              start(state.lastText);
+            }, { "data-own": "consent" }),
+          );
+          return;
+        }
+        state.consented = true;
+      }
+      state.model ??= client.createModel();
+      setState("running");
+      say("Running the model…");
+      ui.progress.hidden = false;
+      ui.progress.value = 0;
+      const result = await state.model.run(text, (loaded, total) => {
+        ui.progress.max = Math.max(total, 1);
+        ui.progress.value = loaded;
+        say(`Loading the model: ${client.formatBytes(loaded)} of ${client.formatBytes(total)}`);
+      });
+      if (result === null || ticket !== state.busy) return; // overtaken by a newer sentence
+      ui.progress.hidden = true;
+      const n = result.tokens.length;
+      const attention = nestAttention(result.attentions, result.attentions[0].length / (n * n), n);
+      const pick = leastSpecialHead(attention, result.tokens);
+      setState("done");
+      say(
+        `Your sentence gives ${n} tokens. The grid opens on the head whose rows look least at ` +
+          `[CLS] and [SEP] (layer ${pick.layer + 1}, head ${pick.head + 1}). ${PRECISION_NOTE}`,
+      );
+      onResult({ id: "own", label: "your sentence", text, tokens: result.tokens, attention, scale: 1, pick });
+    } catch (err) {
+      if (ticket !== state.busy) return;
+      ui.progress.hidden = true;
+      setState("error");
+      ui.form.dataset.ownError = err.kind ?? "internal";
+      const sentence = err.kind === "empty" || err.kind === "too-long";
+      say(failureMessage(err), sentence ? null : button("Try again", () => start(state.lastText), { "data-own": "retry" }));
+    }
+  }
+
+  ui.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    start(ui.input.value);
+  });
+  return ui.form;
+}
