@@ -3,9 +3,10 @@
 * The notebook: the site is built with ``SITE_URL`` on a local server and served; the
   ``.ipynb`` behind the page's download button is fetched into an empty folder and run
   by nbclient in a fresh virtual environment holding only numpy, matplotlib, ipykernel
-  and nbclient (and pip). Its first cell installs ``attention_ref`` from the served
-  wheel. Every other host is unreachable for the kernel: its proxy variables point at a
-  closed port, with 127.0.0.1 the only exception.
+  and nbclient (and pip), and threadpoolctl, the wheel's other dependency, which a
+  reader's pip fetches from PyPI but this closed kernel cannot. Its first cell installs
+  ``attention_ref`` from the served wheel. Every other host is unreachable for the
+  kernel: its proxy variables point at a closed port, with 127.0.0.1 the only exception.
 * The practice files: for every step, the three files the page offers, under the names
   it gives them, in an empty folder, run by Python without site-packages (``-E -S``).
 """
@@ -94,7 +95,18 @@ def test_downloaded_notebook_runs_in_a_fresh_environment(tmp_path: Path) -> None
 
         python = make_venv(tmp_path / "venv", with_pip=True)
         constraints = ["--constraint", str(ROOT / "requirements.lock")]  # known versions
-        install(python, "numpy", "matplotlib", "ipykernel", "nbclient", *constraints, cwd=tmp_path)
+        # The wheel's dependencies (numpy, threadpoolctl) are here already: its install in
+        # the notebook's first cell reaches only the local server.
+        install(
+            python,
+            "numpy",
+            "threadpoolctl",
+            "matplotlib",
+            "ipykernel",
+            "nbclient",
+            *constraints,
+            cwd=tmp_path,
+        )
         assert "attention-ref" not in run([str(python), "-m", "pip", "list"], tmp_path)
 
         home = tmp_path / "home"
