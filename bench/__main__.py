@@ -5,8 +5,9 @@ Usage::
     python -m bench                       # everything except `make test` (several minutes)
     python -m bench --only kernel,site    # some sections; the others keep their last results
                                           # (kernel, kernel_1thread, kernel_wheel, minilm,
-                                          # site, features, widgets, browser_model, practice,
-                                          # build, docs)
+                                          # site, site_vs, features, widgets, browser_model,
+                                          # practice, build, docs)
+    python -m bench --only site_vs --against REV   # the pages now against REV's, in turns
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
     python -m bench --update-budgets      # measure every page and rewrite tests/budgets.json
@@ -37,6 +38,7 @@ SECTIONS = (
     "kernel_wheel",
     "minilm",
     "site",
+    "site_vs",
     "features",
     "widgets",
     "browser_model",
@@ -89,6 +91,10 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
         from bench import site
 
         return site.run(lighthouse_runs=args.lighthouse_runs, site=args.site)
+    if section == "site_vs":
+        from bench import site_vs
+
+        return site_vs.run(args.against, lighthouse_runs=args.lighthouse_runs, site=args.site)
     if section == "features":
         from bench import features
 
@@ -118,12 +124,15 @@ def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections")
+    parser.add_argument(
+        "--only", help="comma-separated sections (default: all; site_vs only with --against)"
+    )
     parser.add_argument("--repeat", type=int, default=7, help="timing samples (kernel, widgets)")
     parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs a page")
     parser.add_argument("--browser-repeat", type=int, default=3, help="Pyodide cold starts")
     parser.add_argument("--build-repeat", type=int, default=3, help="builds of each kind")
     parser.add_argument("--site", type=Path, default=ROOT / "site", help="the built site")
+    parser.add_argument("--against", help="site_vs: the earlier commit to compare the pages with")
     parser.add_argument("--threads", type=int, help="BLAS and torch threads (default: BLAS's)")
     parser.add_argument("--with-make-test", action="store_true", help="also time `make test`")
     parser.add_argument("--write-page", action="store_true", help="only rewrite results.md")
@@ -145,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {path.relative_to(ROOT)}")
         return 0
     if not args.write_page:
-        sections = [s.strip() for s in args.only.split(",") if s.strip()]
+        default = [s for s in SECTIONS if s != "site_vs" or args.against]
+        sections = [s.strip() for s in args.only.split(",") if s.strip()] if args.only else default
         unknown = sorted(set(sections) - set(SECTIONS))
         if unknown:
             parser.error(f"unknown section(s) {unknown}; choose from {', '.join(SECTIONS)}")

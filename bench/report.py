@@ -404,6 +404,52 @@ def features_table(features: dict[str, Any]) -> str:
     return table([*headers, "decision"], rows)
 
 
+def site_vs_table(vs: dict[str, Any]) -> str:
+    """Each page before (the earlier commit) and now, measured in turns in one run.
+
+    Examples
+    --------
+    >>> m = lambda v: {"median": v, "min": v - 2, "max": v + 2, "runs": 3}
+    >>> side = lambda p, t: {"performance": m(p), "total-blocking-time": m(t),
+    ...     "largest-contentful-paint": m(3000)}
+    >>> vs = {"against": "abc1234", "pages": {"attention/": {
+    ...     "before": side(78, 550), "now": side(80, 500)}},
+    ...     "baseline": side(97, 150)}
+    >>> print(site_vs_table(vs).splitlines()[-1])  # doctest: +NORMALIZE_WHITESPACE
+    | /attention/ | 78 (76–80) | 550 ms (548–552) | 80 (78–82) | 500 ms (498–502)
+      | +2 | −50 ms |
+    """
+
+    def med(e: dict[str, Any] | None, what: str) -> float | None:
+        return None if not e else float(e[what]["median"])
+
+    def delta(a: float | None, b: float | None, unit: str = "") -> str:
+        if a is None or b is None:
+            return "–"
+        d = a - b
+        return ("+" if d > 0 else "−" if d < 0 else "±") + f"{abs(d):.0f}{unit}"
+
+    rows = []
+    entries = [("the plain Material page", {"now": vs["baseline"]}), *vs["pages"].items()]
+    for path, sides in entries:
+        before, now = sides.get("before"), sides.get("now")
+        name = path if path.startswith("the plain") else _page_name(path)
+        rows.append(
+            [
+                name,
+                fmt_score(before["performance"]) if before else "–",
+                fmt_ms(before["total-blocking-time"]) if before else "–",
+                fmt_score(now["performance"]) if now else "–",
+                fmt_ms(now["total-blocking-time"]) if now else "–",
+                delta(med(now, "performance"), med(before, "performance")),
+                delta(med(now, "total-blocking-time"), med(before, "total-blocking-time"), " ms"),
+            ]
+        )
+    at = vs["against"]
+    headers = ["page", f"perf at {at}", f"TBT at {at}", "perf now", "TBT now", "Δ perf", "Δ TBT"]
+    return table(headers, rows)
+
+
 def navigation_lines(features: dict[str, Any]) -> list[str]:
     """What instant navigation buys: the click-to-title time with and without it."""
     variants = features["variants"]
@@ -715,6 +761,16 @@ def markdown(results: Results) -> str:
         nav = navigation_lines(f)
         if nav:
             parts += ["", *nav]
+    if "site_vs" in results:
+        vs = results["site_vs"]
+        parts += [
+            "",
+            f"**The pages now against {vs['against']}** ({vs['against_subject']}; Lighthouse "
+            f"mobile, gzip, {vs['lighthouse_runs']} rounds in turns, medians; "
+            "`python -m bench --only site_vs --against REV`)",
+            "",
+            site_vs_table(vs),
+        ]
     timings = timings_table(results)
     if timings:
         parts += ["", "**Widgets, practice, build**", "", timings]

@@ -102,6 +102,7 @@ class Results(TypedDict, total=False):
     kernel_wheel: Kernel
     minilm: dict[str, Any]
     site: Site
+    site_vs: dict[str, Any]
     features: dict[str, Any]
     widgets: Timings
     browser_model: Timings

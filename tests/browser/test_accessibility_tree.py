@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.settled import wait_settled
+
 
 @pytest.mark.parametrize(
     "lesson", ["tokens/", "attention/", "self-attention/", "transformer-block/"]
@@ -23,7 +25,7 @@ def test_lesson_math_and_code_are_in_the_accessibility_tree(
 ) -> None:
     page.goto(site_url + lesson)
     page.wait_for_load_state("load")
-    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    wait_settled(page)
     still_skipped = page.evaluate(
         """() => [...document.querySelectorAll('.md-content__inner > *')]
             .filter((e) => getComputedStyle(e).contentVisibility === 'auto').length"""

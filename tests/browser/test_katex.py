@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.settled import wait_settled
+
 NO_RAW_TEX = """() => {
     const text = document.querySelector('article').innerText;
     return ['\\\\(', '\\\\)', '\\\\[', '\\\\]', '\\\\frac', '\\\\sqrt', '\\\\mathbf']
@@ -100,7 +102,7 @@ def test_katex_fonts_come_from_the_site_and_the_first_screens_are_preloaded(
     page.on("response", lambda r: fonts.append(r.url) if "/fonts/KaTeX_" in r.url else None)
     page.goto(site_url + "attention/", wait_until="load")
     page.wait_for_function("() => document.fonts.check('16px KaTeX_Main')")
-    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    wait_settled(page)
     page.wait_for_load_state("networkidle")
     assert fonts, "no KaTeX font was fetched"
     assert all(u.startswith(site_url + "vendor/katex/fonts/") for u in fonts), fonts

@@ -15,6 +15,8 @@ from typing import Any
 import mkdocs_jupyter
 import pytest
 
+from tests.browser.settled import wait_settled
+
 ASSETS = Path(mkdocs_jupyter.__file__).parent / "templates" / "mkdocs_html" / "assets"
 # The order in which the template inlines them (it picks the light theme by default).
 ORIGINAL = [ASSETS / "index.css", ASSETS / "theme-light.css"]
@@ -55,7 +57,7 @@ def test_slim_notebook_page_computes_the_same_styles(
     page: Any, site_url: str, color_scheme: str
 ) -> None:
     page.goto(site_url + "notebooks/sqrt_dk/")
-    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    wait_settled(page)
     sheets = [p.read_text(encoding="utf-8") for p in ORIGINAL]
     got = page.evaluate(COMPARE, sheets)
     assert got["restored"] == len(ORIGINAL), got

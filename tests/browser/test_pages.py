@@ -19,6 +19,7 @@ from testbed.pageweight import RequestLog
 from testbed.serve import built_pages
 from tests.browser.axe import axe_violations, describe
 from tests.browser.conftest import SITE
+from tests.browser.settled import wait_settled
 
 # Every page of the site under test (SITE_DIR, or site/) as a URL path ('' for the home
 # page), read from the built files; before any build, the pages the nav must hold.
@@ -29,7 +30,7 @@ PAGES = PAGES or ["", "tokens/", "attention/", "self-attention/"]
 def open_page(page: Any, url: str) -> None:
     """Open ``url`` and wait until it has settled: every block rendered, every font fetched."""
     page.goto(url, wait_until="load")
-    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    wait_settled(page)
     page.wait_for_load_state("networkidle")
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.settled import SETTLE_TIMEOUT_MS, wait_settled
 from tests.browser.test_pages import PAGES
 
 RENDERED = """() => {
@@ -39,7 +40,7 @@ def test_far_blocks_are_skipped_while_the_page_loads(page: Any, site_url: str) -
 
 def test_every_block_renders_once_the_page_settles(page: Any, site_url: str) -> None:
     page.goto(site_url + "attention/")
-    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    wait_settled(page)
     counts = page.evaluate(RENDERED)
     assert counts["skipped"] == 0, f"{counts['skipped']} elements still skipped after settling"
     # The page looks the same: the last formula far down has its real size now.
@@ -51,7 +52,7 @@ def test_every_block_renders_once_the_page_settles(page: Any, site_url: str) -> 
 
 def test_a_page_reached_by_a_link_settles_too(page: Any, site_url: str) -> None:
     page.goto(site_url)
-    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    wait_settled(page)
     page.locator("nav.md-nav--primary a.md-nav__link", has_text="Attention").first.click()
     page.wait_for_url(site_url + "attention/")
     # Settled for the new page: no element of it is skipped any more (a timeout fails).
@@ -59,7 +60,7 @@ def test_a_page_reached_by_a_link_settles_too(page: Any, site_url: str) -> None:
         f"""() => document.querySelectorAll('.katex').length > 10
             && document.documentElement.hasAttribute('data-settled')
             && ({RENDERED})().skipped === 0""",
-        timeout=15_000,
+        timeout=SETTLE_TIMEOUT_MS,
     )
     assert page.evaluate(RENDERED)["all"] > 3000
 
@@ -95,7 +96,7 @@ def test_nothing_on_screen_moves_while_the_page_loads_and_settles(
     # the first paint, which a busy machine can cause, moves text and inline formulas
     # only: not counted here.)
     page.goto(site_url + path, wait_until="load")
-    page.wait_for_selector("html[data-settled]", state="attached", timeout=15_000)
+    wait_settled(page)
     shifts = page.evaluate(SHIFTS)
     blocks = [s for s in shifts if s["blocks"]]
     assert blocks == [], f"{path or '/'} at {viewport['width']} px: layout shifts {shifts}"

@@ -11,24 +11,79 @@ const fmt = m.fixed;
 const sub = (base, i) => h("span", {}, base, h("sub", {}, String(i)));
 
 // --- the widget -----------------------------------------------------------------
+//
+// The same shape as the other widgets: `mount` builds the DOM once (`layout`), keeps what
+// the reader changes in one state object, renders from that state (`render`, `renderDk`)
+// and wires the events apart (`wire`). `config` derives, once, what every part reads
+// from the build's data.
 
 /** Build the explorer in `root` from the build's data (assets/data/explorer.json). */
 export function mount(root, data) {
-  const id = uniqueId("ex");
-  const P = data.precision;
+  const cfg = config(data);
+  const state = {
+    q: cfg.W.q.slice(),
+    pair: cfg.C.plane_pair.slice(),
+    dkIndex: cfg.D.d_k.indexOf(cfg.D.default_d_k),
+    seed: cfg.D.seed,
+    renders: 0,
+    solved: {}, // challenge key -> true, false, or absent before the first render
+    news: [], // challenge announcements waiting for the live region
+    timers: { live: 0, challenges: 0 },
+    samples: new Map(), // "seed:d_k" -> the random query and keys of the d_k experiment
+  };
+  const ui = layout(cfg, state, uniqueId("ex"));
+  wire(ui, state, cfg, root);
+  root.replaceChildren(ui.part1, ui.part2);
+  drawPlane(ui, state, cfg);
+  render(ui, state, cfg, root);
+  renderDk(ui, state, cfg, root);
+}
+
+/** What every part of the widget reads: the data's sections, the plane's geometry. */
+function config(data) {
   const W = data.worked_example;
   const C = data.query_controls;
-  const D = data.dk_slider;
-  const dk = W.d_k;
-  const n = W.keys.length;
-  const decimals = P.q;
-  const snap = (v) =>
-    Number(Math.min(C.max, Math.max(C.min, Math.round(v / C.step) * C.step)).toFixed(decimals));
-  const vec = (v, dp) => "[" + v.map((x) => fmt(x, dp)).join(", ") + "]";
+  const decimals = data.precision.q;
+  const PLANE = 220;
+  const PM = 26; // margin for the axis labels
+  const CH = data.challenges;
+  return {
+    P: data.precision,
+    W,
+    C,
+    D: data.dk_slider,
+    CH,
+    spec: { win: CH.win, near: CH.near, double: CH.double },
+    winKey: CH.win + 1,
+    nearValue: CH.near.value + 1,
+    dk: W.d_k,
+    n: W.keys.length,
+    decimals,
+    PLANE,
+    PM,
+    snap: (v) =>
+      Number(Math.min(C.max, Math.max(C.min, Math.round(v / C.step) * C.step)).toFixed(decimals)),
+    toPx: (v) => PM + ((v - C.min) / (C.max - C.min)) * (PLANE - 2 * PM),
+    fromPx: (px) => C.min + ((px - PM) / (PLANE - 2 * PM)) * (C.max - C.min),
+  };
+}
 
-  const state = { q: W.q.slice(), pair: C.plane_pair.slice(), dkIndex: D.d_k.indexOf(D.default_d_k), seed: D.seed };
-  let renders = 0;
-  let liveTimer = 0;
+const vec = (v, dp) => "[" + v.map((x) => fmt(x, dp)).join(", ") + "]";
+const nums = (xs, dp) => xs.map((x) => fmt(x, dp)).join(", ");
+
+/** The challenges, in order: key and wording (the conditions are m.challenges'). */
+function tasksOf(cfg) {
+  return [
+    ["win", [`Make `, sub("k", cfg.winKey), ` win: give it the largest weight. Which components of q must change, and which way?`]],
+    ["equal", ["Make all three weights equal. What do equal weights need from the scores?"]],
+    ["near", [`Try to make the output exactly `, sub("v", cfg.nearValue), `. Where must the square go, and can it get there?`]],
+    ["double", [`Predict what doubling the query does to the weights; then, from the worked example, double every component of q (two Shift+arrow presses on the dot do it).`]],
+  ];
+}
+
+/** Every element of the widget, built once; returns the ones that render or wire touch. */
+function layout(cfg, state, id) {
+  const { P, W, C, D, dk, n, PLANE } = cfg;
 
   // Part 1: the worked example, with a movable query.
   const pairSelect = h("select", { id: `${id}-pair` });
@@ -40,10 +95,6 @@ export function mount(root, data) {
     }
   }
 
-  const PLANE = 220;
-  const PM = 26; // margin for the axis labels
-  const toPx = (v) => PM + ((v - C.min) / (C.max - C.min)) * (PLANE - 2 * PM);
-  const fromPx = (px) => C.min + ((px - PM) / (PLANE - 2 * PM)) * (C.max - C.min);
   const plane = svg("svg", { class: "ex__plane", viewBox: `0 0 ${PLANE} ${PLANE}` });
   const planeStatic = svg("g");
   const handle = svg("circle", { class: "ex__handle", r: 9, tabindex: 0, role: "slider" });
@@ -102,23 +153,13 @@ export function mount(root, data) {
 
   // The challenges: predict, then check. Each one's condition is computed by the maths
   // module from the query (m.challenges); here they are only worded and shown.
-  const CH = data.challenges;
-  const spec = { win: CH.win, near: CH.near, double: CH.double };
-  const winKey = CH.win + 1;
-  const nearValue = CH.near.value + 1;
-  const tasks = [
-    ["win", [`Make `, sub("k", winKey), ` win: give it the largest weight. Which components of q must change, and which way?`]],
-    ["equal", ["Make all three weights equal. What do equal weights need from the scores?"]],
-    ["near", [`Try to make the output exactly `, sub("v", nearValue), `. Where must the square go, and can it get there?`]],
-    ["double", [`Predict what doubling the query does to the weights; then, from the worked example, double every component of q (two Shift+arrow presses on the dot do it).`]],
-  ];
   const chItems = {};
   const chList = h("ol", { class: "ex-ch__list" });
-  for (const [key, text] of tasks) {
+  for (const [key, text] of tasksOf(cfg)) {
     const status = h("p", { class: "ex-ch__status", "data-ex": `challenge-${key}` });
     const li = h("li", { class: "ex-ch__item", "data-challenge": key, "data-solved": "false" },
       h("p", { class: "ex-ch__task" }, ...text), status);
-    chItems[key] = { li, status, solved: null };
+    chItems[key] = { li, status };
     chList.append(li);
   }
   const chLive = h("p", { class: "visually-hidden", "aria-live": "polite", "data-ex": "challenge-live" });
@@ -182,198 +223,216 @@ export function mount(root, data) {
     h("div", { class: "ex__tablebox" }, dkTable),
     dkLive);
 
-  // --- drawing ---------------------------------------------------------------------
+  return {
+    part1, part2, pairSelect, plane, planeStatic, handle, sliders, sliderOutputs, reset, qLine,
+    cells, outPlot, outText, live, chItems, chLive,
+    dkInput, dkOut, seedOut, reseed, dkCells, maxRow, entRow, dkCaption, dkLive,
+  };
+}
 
-  function drawPlane() {
-    const [a, b] = state.pair;
-    const items = [];
-    for (let v = Math.ceil(C.min); v <= C.max; v++) {
-      const p = toPx(v);
-      const cls = v === 0 ? "ex__axis" : "ex__grid";
-      items.push(svg("line", { class: cls, x1: p, x2: p, y1: PM, y2: PLANE - PM }));
-      items.push(svg("line", { class: cls, y1: PLANE - p, y2: PLANE - p, x1: PM, x2: PLANE - PM }));
-    }
-    const label = (text, x, y, anchor) =>
-      svg("text", { x, y, "text-anchor": anchor, class: "ex__label" }, text);
-    items.push(label(`q${a + 1} →`, PLANE / 2, PLANE - 8, "middle"));
-    items.push(label(`q${b + 1} ↑`, PM, PM - 10, "middle"));
-    items.push(label(fmt(C.min, 0), PM, PLANE - 8, "middle"), label(fmt(C.max, 0), PLANE - PM, PLANE - 8, "middle"));
-    // Keys projected onto the plane; keys that land on one spot share a label.
-    const spots = new Map();
-    W.keys.forEach((k, j) => {
-      const key = `${k[a]},${k[b]}`;
-      spots.set(key, [...(spots.get(key) || []), j + 1]);
-    });
-    for (const [key, js] of spots) {
-      const [x, y] = key.split(",").map(Number);
-      const px = toPx(x);
-      const py = PLANE - toPx(y);
-      items.push(svg("rect", { class: "ex__key", x: px - 4, y: py - 4, width: 8, height: 8 }));
-      items.push(label(js.map((j) => `k${j}`).join(","), px + 7, py - 6, "start"));
-    }
-    planeStatic.replaceChildren(...items);
-    plane.setAttribute("aria-label", `Query plane: q${a + 1} across, q${b + 1} up`);
-    handle.setAttribute("aria-label", `Query dot: q${a + 1} across, q${b + 1} up`);
-    handle.setAttribute("aria-valuemin", C.min);
-    handle.setAttribute("aria-valuemax", C.max);
+// --- drawing ---------------------------------------------------------------------
+
+/** The plane's grid, axes and keys for the chosen pair of query components. */
+function drawPlane(ui, state, cfg) {
+  const { C, W, PLANE, PM, toPx } = cfg;
+  const [a, b] = state.pair;
+  const items = [];
+  for (let v = Math.ceil(C.min); v <= C.max; v++) {
+    const p = toPx(v);
+    const cls = v === 0 ? "ex__axis" : "ex__grid";
+    items.push(svg("line", { class: cls, x1: p, x2: p, y1: PM, y2: PLANE - PM }));
+    items.push(svg("line", { class: cls, y1: PLANE - p, y2: PLANE - p, x1: PM, x2: PLANE - PM }));
   }
+  const label = (text, x, y, anchor) =>
+    svg("text", { x, y, "text-anchor": anchor, class: "ex__label" }, text);
+  items.push(label(`q${a + 1} →`, PLANE / 2, PLANE - 8, "middle"));
+  items.push(label(`q${b + 1} ↑`, PM, PM - 10, "middle"));
+  items.push(label(fmt(C.min, 0), PM, PLANE - 8, "middle"), label(fmt(C.max, 0), PLANE - PM, PLANE - 8, "middle"));
+  // Keys projected onto the plane; keys that land on one spot share a label.
+  const spots = new Map();
+  W.keys.forEach((k, j) => {
+    const key = `${k[a]},${k[b]}`;
+    spots.set(key, [...(spots.get(key) || []), j + 1]);
+  });
+  for (const [key, js] of spots) {
+    const [x, y] = key.split(",").map(Number);
+    const px = toPx(x);
+    const py = PLANE - toPx(y);
+    items.push(svg("rect", { class: "ex__key", x: px - 4, y: py - 4, width: 8, height: 8 }));
+    items.push(label(js.map((j) => `k${j}`).join(","), px + 7, py - 6, "start"));
+  }
+  ui.planeStatic.replaceChildren(...items);
+  ui.plane.setAttribute("aria-label", `Query plane: q${a + 1} across, q${b + 1} up`);
+  ui.handle.setAttribute("aria-label", `Query dot: q${a + 1} across, q${b + 1} up`);
+  ui.handle.setAttribute("aria-valuemin", C.min);
+  ui.handle.setAttribute("aria-valuemax", C.max);
+}
 
-  function render() {
-    renders += 1;
-    root.dataset.renders = String(renders);
-    const r = m.attend(state.q, W.keys, W.values);
-    const [a, b] = state.pair;
-    handle.setAttribute("cx", toPx(state.q[a]));
-    handle.setAttribute("cy", PLANE - toPx(state.q[b]));
-    handle.setAttribute("aria-valuenow", state.q[a]);
-    handle.setAttribute("aria-valuetext",
-      `q${a + 1} = ${fmt(state.q[a], decimals)}, q${b + 1} = ${fmt(state.q[b], decimals)}`);
-    state.q.forEach((v, i) => {
-      sliders[i].value = String(v);
-      sliderOutputs[i].textContent = fmt(v, decimals);
-    });
-    qLine.replaceChildren("q = ", h("span", { class: "ex__num", "data-ex": "q" }, vec(state.q, decimals)));
-    let best = 0;
-    for (let j = 0; j < n; j++) {
-      cells[j].score.textContent = fmt(r.scores[j], P.scores);
-      cells[j].scaled.textContent = fmt(r.scaled[j], P.scaled);
-      cells[j].weight.textContent = fmt(r.weights[j], P.weights);
-      cells[j].bar.style.width = `${(100 * r.weights[j]).toFixed(1)}%`;
-      if (r.weights[j] > r.weights[best]) best = j;
+/** Part 1 from the state: the dot, the sliders, the table, the output, the challenges. */
+function render(ui, state, cfg, root) {
+  const { P, W, n, decimals, PLANE, toPx } = cfg;
+  state.renders += 1;
+  root.dataset.renders = String(state.renders);
+  const r = m.attend(state.q, W.keys, W.values);
+  const [a, b] = state.pair;
+  ui.handle.setAttribute("cx", toPx(state.q[a]));
+  ui.handle.setAttribute("cy", PLANE - toPx(state.q[b]));
+  ui.handle.setAttribute("aria-valuenow", state.q[a]);
+  ui.handle.setAttribute("aria-valuetext",
+    `q${a + 1} = ${fmt(state.q[a], decimals)}, q${b + 1} = ${fmt(state.q[b], decimals)}`);
+  state.q.forEach((v, i) => {
+    ui.sliders[i].value = String(v);
+    ui.sliderOutputs[i].textContent = fmt(v, decimals);
+  });
+  ui.qLine.replaceChildren("q = ", h("span", { class: "ex__num", "data-ex": "q" }, vec(state.q, decimals)));
+  let best = 0;
+  for (let j = 0; j < n; j++) {
+    const c = ui.cells[j];
+    c.score.textContent = fmt(r.scores[j], P.scores);
+    c.scaled.textContent = fmt(r.scaled[j], P.scaled);
+    c.weight.textContent = fmt(r.weights[j], P.weights);
+    c.bar.style.width = `${(100 * r.weights[j]).toFixed(1)}%`;
+    if (r.weights[j] > r.weights[best]) best = j;
+  }
+  ui.outText.textContent = vec(r.output, P.output);
+  ui.outPlot.update(r.output, r.weights);
+  renderChallenges(ui, state, cfg);
+  clearTimeout(state.timers.live);
+  state.timers.live = setTimeout(() => {
+    ui.live.textContent =
+      `Output ${vec(r.output, P.output)}. Weights ${r.weights.map((w) => fmt(w, P.weights)).join(", ")}; ` +
+      `the largest is on key ${best + 1}.`;
+  }, 300);
+}
+
+const checkMark = () =>
+  svg("svg", { class: "ex-ch__mark", viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: "M2.5 8.5 6.5 12.5 13.5 3.5" }));
+
+/** One sentence per challenge: why it worked (or, for v2, why it only comes close). */
+function explain(key, c, cfg) {
+  const { P, W, CH, winKey, nearValue } = cfg;
+  if (key === "win") {
+    const s = c.scores;
+    const others = s.filter((_, j) => j !== CH.win);
+    return [`Solved: `, sub("k", winKey), ` now has the largest score (${fmt(s[CH.win], P.scores)} against ` +
+      `${nums(others, P.scores)}), and softmax keeps the order of the scores, so it gets the largest weight, ` +
+      `${fmt(c.weights[CH.win], P.weights)}.`];
+  }
+  if (key === "equal") {
+    return [`Solved: all three scores are equal (${fmt(c.scores[0], P.scores)}), and softmax turns equal ` +
+      `scores into equal weights, a third each, so the output is the plain average of the values.`];
+  }
+  if (key === "near") {
+    return [`As close as it gets, never exact: the output is ${fmt(c.distance, P.output)} from `, sub("v", nearValue),
+      `, but softmax gives every key a weight above 0 (here ` +
+      W.keys.map((_, j) => j).filter((j) => j !== CH.near.value)
+        .map((j, i) => `α${j + 1} = ${fmt(c.others[i], P.weights)}`).join(" and ") +
+      `), so the other values ` +
+      `always pull a little; at best these sliders get within ${fmt(CH.near.closest.distance, P.output)}.`];
+  }
+  const b = c.before;
+  const a = c.after;
+  return [`Solved: doubling q doubled every score (${nums(b.scores, P.scores)} became ${nums(a.scores, P.scores)}), ` +
+    `so the gaps between them doubled too and the largest weight rose from ${fmt(b.max, P.weights)} to ` +
+    `${fmt(a.max, P.weights)}: a longer query acts like a lower softmax temperature.`];
+}
+
+/** Each challenge's status from the state, and news of what changed for the live region. */
+function renderChallenges(ui, state, cfg) {
+  const states = m.challenges(state.q, cfg.W.keys, cfg.W.values, cfg.spec);
+  tasksOf(cfg).forEach(([key], i) => {
+    const item = ui.chItems[key];
+    const c = states[key];
+    const was = state.solved[key];
+    if (c.solved) {
+      item.status.replaceChildren(checkMark(), h("span", {}, ...explain(key, c, cfg)));
+    } else if (was !== false) {
+      item.status.replaceChildren(h("span", { class: "ex-ch__open" }, "Not yet."));
     }
-    outText.textContent = vec(r.output, P.output);
-    outPlot.update(r.output, r.weights);
-    renderChallenges();
-    clearTimeout(liveTimer);
-    liveTimer = setTimeout(() => {
-      live.textContent =
-        `Output ${vec(r.output, P.output)}. Weights ${r.weights.map((w) => fmt(w, P.weights)).join(", ")}; ` +
-        `the largest is on key ${best + 1}.`;
+    if (was !== undefined && was !== c.solved) {
+      state.news.push(c.solved ? `Challenge ${i + 1} done. ${item.status.textContent}` : `Challenge ${i + 1}: no longer done.`);
+    }
+    state.solved[key] = c.solved;
+    item.li.dataset.solved = String(c.solved);
+  });
+  if (state.news.length) {
+    clearTimeout(state.timers.challenges);
+    state.timers.challenges = setTimeout(() => {
+      ui.chLive.textContent = state.news.splice(0).join(" ");
     }, 300);
   }
+}
 
-  const checkMark = () =>
-    svg("svg", { class: "ex-ch__mark", viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", focusable: "false" },
-      svg("path", { d: "M2.5 8.5 6.5 12.5 13.5 3.5" }));
-  const nums = (xs, dp) => xs.map((x) => fmt(x, dp)).join(", ");
-  let chTimer = 0;
-  const chNews = [];
-
-  /** One sentence per challenge: why it worked (or, for v2, why it only comes close). */
-  function explain(key, c) {
-    if (key === "win") {
-      const s = c.scores;
-      const others = s.filter((_, j) => j !== CH.win);
-      return [`Solved: `, sub("k", winKey), ` now has the largest score (${fmt(s[CH.win], P.scores)} against ` +
-        `${nums(others, P.scores)}), and softmax keeps the order of the scores, so it gets the largest weight, ` +
-        `${fmt(c.weights[CH.win], P.weights)}.`];
-    }
-    if (key === "equal") {
-      return [`Solved: all three scores are equal (${fmt(c.scores[0], P.scores)}), and softmax turns equal ` +
-        `scores into equal weights, a third each, so the output is the plain average of the values.`];
-    }
-    if (key === "near") {
-      return [`As close as it gets, never exact: the output is ${fmt(c.distance, P.output)} from `, sub("v", nearValue),
-        `, but softmax gives every key a weight above 0 (here ` +
-        W.keys.map((_, j) => j).filter((j) => j !== CH.near.value)
-          .map((j, i) => `α${j + 1} = ${fmt(c.others[i], P.weights)}`).join(" and ") +
-        `), so the other values ` +
-        `always pull a little; at best these sliders get within ${fmt(CH.near.closest.distance, P.output)}.`];
-    }
-    const b = c.before;
-    const a = c.after;
-    return [`Solved: doubling q doubled every score (${nums(b.scores, P.scores)} became ${nums(a.scores, P.scores)}), ` +
-      `so the gaps between them doubled too and the largest weight rose from ${fmt(b.max, P.weights)} to ` +
-      `${fmt(a.max, P.weights)}: a longer query acts like a lower softmax temperature.`];
+/** Part 2 from the state: the weights of one random sample, with and without 1/√d_k. */
+function renderDk(ui, state, cfg, root) {
+  const { D, P } = cfg;
+  const d = D.d_k[state.dkIndex];
+  const key = `${state.seed}:${d}`;
+  if (!state.samples.has(key)) {
+    if (state.samples.size > 32) state.samples.clear();
+    state.samples.set(key, m.drawSample(state.seed, d, D.n_keys));
   }
-
-  function renderChallenges() {
-    const states = m.challenges(state.q, W.keys, W.values, spec);
-    tasks.forEach(([key], i) => {
-      const item = chItems[key];
-      const c = states[key];
-      if (c.solved) {
-        item.status.replaceChildren(checkMark(), h("span", {}, ...explain(key, c)));
-      } else if (item.solved !== false) {
-        item.status.replaceChildren(h("span", { class: "ex-ch__open" }, "Not yet."));
-      }
-      if (item.solved !== null && item.solved !== c.solved) {
-        chNews.push(c.solved ? `Challenge ${i + 1} done. ${item.status.textContent}` : `Challenge ${i + 1}: no longer done.`);
-      }
-      item.solved = c.solved;
-      item.li.dataset.solved = String(c.solved);
-    });
-    if (chNews.length) {
-      clearTimeout(chTimer);
-      chTimer = setTimeout(() => {
-        chLive.textContent = chNews.splice(0).join(" ");
-      }, 300);
+  const { q, keys } = state.samples.get(key);
+  const s = m.saturation(q, keys);
+  ui.dkInput.value = String(state.dkIndex);
+  ui.dkInput.setAttribute("aria-valuetext", `d_k = ${d}`);
+  ui.dkOut.textContent = String(d);
+  ui.seedOut.textContent = String(state.seed);
+  root.dataset.seed = String(state.seed);
+  root.dataset.dk = String(d);
+  ui.dkCaption.textContent = `Softmax weights of one random query over ${D.n_keys} random keys, d_k = ${d} (the scale is 1/√${d}).`;
+  for (let j = 0; j < D.n_keys; j++) {
+    for (const kind of ["raw", "scaled"]) {
+      const w = s[kind].weights[j];
+      ui.dkCells[j][kind].num.textContent = fmt(w, P.weights);
+      ui.dkCells[j][kind].bar.style.width = `${(100 * w).toFixed(1)}%`;
     }
   }
+  ui.maxRow.raw.textContent = fmt(s.raw.max, P.weights);
+  ui.maxRow.scaled.textContent = fmt(s.scaled.max, P.weights);
+  ui.entRow.raw.textContent = fmt(s.raw.entropy, P.entropy);
+  ui.entRow.scaled.textContent = fmt(s.scaled.entropy, P.entropy);
+  ui.dkLive.textContent =
+    `d_k ${d}, seed ${state.seed}. Without scaling: largest weight ${fmt(s.raw.max, P.weights)}, ` +
+    `entropy ${fmt(s.raw.entropy, P.entropy)}. With scaling: largest weight ${fmt(s.scaled.max, P.weights)}, ` +
+    `entropy ${fmt(s.scaled.entropy, P.entropy)}.`;
+}
 
-  const samples = new Map();
-  function renderDk() {
-    const d = D.d_k[state.dkIndex];
-    const key = `${state.seed}:${d}`;
-    if (!samples.has(key)) {
-      if (samples.size > 32) samples.clear();
-      samples.set(key, m.drawSample(state.seed, d, D.n_keys));
-    }
-    const { q, keys } = samples.get(key);
-    const s = m.saturation(q, keys);
-    dkInput.value = String(state.dkIndex);
-    dkInput.setAttribute("aria-valuetext", `d_k = ${d}`);
-    dkOut.textContent = String(d);
-    seedOut.textContent = String(state.seed);
-    root.dataset.seed = String(state.seed);
-    root.dataset.dk = String(d);
-    dkCaption.textContent = `Softmax weights of one random query over ${D.n_keys} random keys, d_k = ${d} (the scale is 1/√${d}).`;
-    for (let j = 0; j < D.n_keys; j++) {
-      for (const kind of ["raw", "scaled"]) {
-        const w = s[kind].weights[j];
-        dkCells[j][kind].num.textContent = fmt(w, P.weights);
-        dkCells[j][kind].bar.style.width = `${(100 * w).toFixed(1)}%`;
-      }
-    }
-    maxRow.raw.textContent = fmt(s.raw.max, P.weights);
-    maxRow.scaled.textContent = fmt(s.scaled.max, P.weights);
-    entRow.raw.textContent = fmt(s.raw.entropy, P.entropy);
-    entRow.scaled.textContent = fmt(s.scaled.entropy, P.entropy);
-    dkLive.textContent =
-      `d_k ${d}, seed ${state.seed}. Without scaling: largest weight ${fmt(s.raw.max, P.weights)}, ` +
-      `entropy ${fmt(s.raw.entropy, P.entropy)}. With scaling: largest weight ${fmt(s.scaled.max, P.weights)}, ` +
-      `entropy ${fmt(s.scaled.entropy, P.entropy)}.`;
-  }
+// --- input -----------------------------------------------------------------------
 
-  // --- input -----------------------------------------------------------------------
-
-  sliders.forEach((input, i) =>
+/** Every event: each changes the state, then renders the part it touched. */
+function wire(ui, state, cfg, root) {
+  const { C, W, PLANE, snap, fromPx } = cfg;
+  const again = () => render(ui, state, cfg, root);
+  ui.sliders.forEach((input, i) =>
     input.addEventListener("input", () => {
       state.q[i] = snap(Number(input.value));
-      render();
+      again();
     }),
   );
-  reset.addEventListener("click", () => {
+  ui.reset.addEventListener("click", () => {
     state.q = W.q.slice();
-    render();
+    again();
   });
-  pairSelect.addEventListener("change", () => {
-    state.pair = pairSelect.value.split(",").map(Number);
-    drawPlane();
-    render();
+  ui.pairSelect.addEventListener("change", () => {
+    state.pair = ui.pairSelect.value.split(",").map(Number);
+    drawPlane(ui, state, cfg);
+    again();
   });
 
+  const { plane } = ui;
   function moveTo(event) {
     const pt = new DOMPoint(event.clientX, event.clientY).matrixTransform(plane.getScreenCTM().inverse());
     const [a, b] = state.pair;
     state.q[a] = snap(fromPx(pt.x));
     state.q[b] = snap(fromPx(PLANE - pt.y));
-    render();
+    again();
   }
   plane.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
     plane.setPointerCapture(event.pointerId);
-    handle.focus({ preventScroll: true });
+    ui.handle.focus({ preventScroll: true });
     moveTo(event);
     event.preventDefault();
   });
@@ -384,7 +443,7 @@ export function mount(root, data) {
   // step (Shift: steps of 1); PageUp and PageDown move it up and down by a sixth of the
   // range (the larger step); Home and End put it at the left and right ends, the value
   // the slider reports (aria-valuenow is the component across). None scrolls the page.
-  handle.addEventListener("keydown", (event) => {
+  ui.handle.addEventListener("keydown", (event) => {
     const step = event.shiftKey ? 1 : C.step;
     const large = (C.max - C.min) / 6;
     const [a, b] = state.pair;
@@ -398,22 +457,17 @@ export function mount(root, data) {
     event.preventDefault();
     state.q[a] = snap(state.q[a] + d[0]);
     state.q[b] = snap(state.q[b] + d[1]);
-    render();
+    again();
   });
 
-  dkInput.addEventListener("input", () => {
-    state.dkIndex = Number(dkInput.value);
-    renderDk();
+  ui.dkInput.addEventListener("input", () => {
+    state.dkIndex = Number(ui.dkInput.value);
+    renderDk(ui, state, cfg, root);
   });
-  reseed.addEventListener("click", () => {
+  ui.reseed.addEventListener("click", () => {
     state.seed = (state.seed + 1) >>> 0;
-    renderDk();
+    renderDk(ui, state, cfg, root);
   });
-
-  root.replaceChildren(part1, part2);
-  drawPlane();
-  render();
-  renderDk();
 }
 
 /** The values as labelled points, the output as a square, lines weighted by α. */

@@ -1,0 +1,29 @@
+"""Waiting for a page of this site to settle (settle.js sets ``data-settled`` on the root).
+
+One place for the wait and its limit. The limit is a guard against a page that never
+settles, not a speed requirement: on a machine that runs the whole suite on two busy
+cores, settling a long lesson page took up to about 20 s, so it is set well above that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SETTLE_TIMEOUT_MS = 60_000
+
+
+def wait_settled(page: Any) -> None:
+    """Wait until the page's root element has ``data-settled``, or fail saying so."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_selector("html[data-settled]", state="attached", timeout=SETTLE_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        skipped = page.evaluate(
+            """() => [...document.querySelectorAll('.md-content__inner > *')]
+                .filter((e) => getComputedStyle(e).contentVisibility === 'auto').length"""
+        )
+        raise AssertionError(
+            f"{page.url} did not settle within {SETTLE_TIMEOUT_MS / 1000:.0f} s: "
+            f"{skipped} blocks still skipped (content-visibility: auto), see settle.js"
+        ) from None
