@@ -156,26 +156,37 @@ def _sweep_means(
 
 
 @dataclass(frozen=True)
-class Saturation:
-    """How peaked the softmax is at each key width (means over the samples).
+class KeySweep:
+    """What a sweep of :func:`_weight_sweep` measured at: the key widths and the sizes.
 
     Attributes
     ----------
     d_k : ndarray, shape (n_widths,)
+    n_keys, n_samples : int
+        Keys each query attends over; queries at each width.
+    """
+
+    d_k: FloatArray
+    n_keys: int
+    n_samples: int
+
+
+@dataclass(frozen=True)
+class Saturation(KeySweep):
+    """How peaked the softmax is at each key width (means over the samples).
+
+    Attributes
+    ----------
     max_unscaled, max_scaled : ndarray, shape (n_widths,)
         Mean of the largest weight of each query.
     entropy_unscaled, entropy_scaled : ndarray, shape (n_widths,)
         Mean entropy of the weights, in nats (``log(n_keys)`` when uniform).
-    n_keys, n_samples : int
     """
 
-    d_k: FloatArray
     max_unscaled: FloatArray
     max_scaled: FloatArray
     entropy_unscaled: FloatArray
     entropy_scaled: FloatArray
-    n_keys: int
-    n_samples: int
 
 
 def softmax_saturation(
@@ -263,14 +274,11 @@ def non_max_reach(p: npt.ArrayLike) -> FloatArray:
 
 
 @dataclass(frozen=True)
-class GradientReach:
+class GradientReach(KeySweep):
     """Mean :func:`non_max_reach` over the samples, at each key width."""
 
-    d_k: FloatArray
     unscaled: FloatArray
     scaled: FloatArray
-    n_keys: int
-    n_samples: int
 
 
 def gradient_reach(
@@ -295,4 +303,10 @@ def gradient_reach(
     True
     """
     widths, means = _sweep_means(d_ks, n_keys, n_samples, seed, (non_max_reach,))
-    return GradientReach(widths, means[:, 0, 0], means[:, 0, 1], n_keys=n_keys, n_samples=n_samples)
+    return GradientReach(
+        d_k=widths,
+        n_keys=n_keys,
+        n_samples=n_samples,
+        unscaled=means[:, 0, 0],
+        scaled=means[:, 0, 1],
+    )
