@@ -388,12 +388,7 @@ def _vector(v: npt.ArrayLike, name: str, d: int, what: str, *, symbol: str = "d"
 
 
 def _positive_eps(eps: object) -> float:
-    if isinstance(eps, bool | np.bool_) or not isinstance(eps, int | float | np.floating):
-        raise TypeError(f"eps must be a real number, got {type(eps).__name__} {eps!r}")
-    value = float(eps)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"eps must be finite and > 0, got {value!r}")
-    return value
+    return _validate.real_above(eps, "eps", 0)
 
 
 # ---------------------------------------------------------------------------------------
