@@ -533,28 +533,17 @@ class EncoderLayerWeights:
         )
 
 
+# The two typings: the output alone, or with the weights (return_weights=True).
 @overload
 def encoder_layer(
-    x: npt.ArrayLike,
-    weights: EncoderLayerWeights,
-    *,
-    num_heads: int,
-    mask: npt.ArrayLike | None = ...,
-    eps: float = ...,
-    return_weights: Literal[False] = ...,
-) -> FloatArray: ...
-
-
+    x: npt.ArrayLike, weights: EncoderLayerWeights, *, num_heads: int,
+    mask: npt.ArrayLike | None = ..., eps: float = ..., return_weights: Literal[False] = ...,
+) -> FloatArray: ...  # fmt: skip
 @overload
 def encoder_layer(
-    x: npt.ArrayLike,
-    weights: EncoderLayerWeights,
-    *,
-    num_heads: int,
-    mask: npt.ArrayLike | None = ...,
-    eps: float = ...,
-    return_weights: Literal[True],
-) -> tuple[FloatArray, FloatArray]: ...
+    x: npt.ArrayLike, weights: EncoderLayerWeights, *, num_heads: int,
+    mask: npt.ArrayLike | None = ..., eps: float = ..., return_weights: Literal[True],
+) -> tuple[FloatArray, FloatArray]: ...  # fmt: skip
 
 
 def encoder_layer(
