@@ -71,11 +71,19 @@ def ndim_at_least(arr: FloatArray, ndim: int, name: str, layout: str) -> None:
 
 def positive_scale(scale: object) -> float:
     """Return ``scale`` as a float after checking it is a finite number > 0."""
-    if isinstance(scale, bool | np.bool_) or not isinstance(scale, numbers.Real):
-        raise TypeError(f"scale must be a real number, got {type(scale).__name__} {scale!r}")
-    value = float(scale)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"scale must be finite and > 0, got {value!r}")
+    return real_above(scale, "scale", 0)
+
+
+def real_above(x: object, name: str, floor: int, why: str = "") -> float:
+    """Return ``x`` as a float after checking it is a finite real number > ``floor``.
+
+    ``why``, when given, follows the bound in the message, e.g. `` (frequencies must fall)``.
+    """
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(x).__name__} {x!r}")
+    value = float(x)
+    if not math.isfinite(value) or value <= floor:
+        raise ValueError(f"{name} must be finite and > {floor}{why}, got {value!r}")
     return value
 
 

@@ -339,7 +339,7 @@ def feed_forward(
     """
     arr = _validate.sequence(x, "x")
     d_model = arr.shape[-1]
-    w1, b1, w2, b2 = _ffn_weights(w_1, b_1, w_2, b_2, d_model)
+    w1, b1, w2, b2 = _ffn_weights((w_1, b_1, w_2, b_2), d_model)
     return _feed_forward(arr, w1, b1, w2, b2)
 
 
@@ -354,12 +354,10 @@ def _feed_forward(
 
 
 def _ffn_weights(
-    w_1: npt.ArrayLike,
-    b_1: npt.ArrayLike,
-    w_2: npt.ArrayLike,
-    b_2: npt.ArrayLike,
-    d_model: int,
+    ffn: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike, npt.ArrayLike], d_model: int
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """``(w_1, b_1, w_2, b_2)`` checked against ``d_model`` and each other, as arrays."""
+    w_1, b_1, w_2, b_2 = ffn
     w1 = _validate.real_array(w_1, "w_1")
     if w1.ndim != 2 or w1.shape[0] != d_model or w1.shape[1] == 0:
         raise ValueError(
@@ -388,12 +386,7 @@ def _vector(v: npt.ArrayLike, name: str, d: int, what: str, *, symbol: str = "d"
 
 
 def _positive_eps(eps: object) -> float:
-    if isinstance(eps, bool | np.bool_) or not isinstance(eps, int | float | np.floating):
-        raise TypeError(f"eps must be a real number, got {type(eps).__name__} {eps!r}")
-    value = float(eps)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"eps must be finite and > 0, got {value!r}")
-    return value
+    return _validate.real_above(eps, "eps", 0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -457,15 +450,21 @@ class EncoderLayerWeights:
         checked: dict[str, FloatArray] = {}
         for name in ("w_q", "w_k", "w_v", "w_o"):
             checked[name] = _validate.square_weight(getattr(self, name), name, d)
-        for name in ("b_q", "b_k", "b_v", "b_o", "norm1_gain", "norm1_bias"):
+        vectors = (
+            "b_q",
+            "b_k",
+            "b_v",
+            "b_o",
+            "norm1_gain",
+            "norm1_bias",
+            "norm2_gain",
+            "norm2_bias",
+        )
+        for name in vectors:
             checked[name] = _vector(
                 getattr(self, name), name, d, "the rows of w_q", symbol="d_model"
             )
-        for name in ("norm2_gain", "norm2_bias"):
-            checked[name] = _vector(
-                getattr(self, name), name, d, "the rows of w_q", symbol="d_model"
-            )
-        ffn = _ffn_weights(self.w_1, self.b_1, self.w_2, self.b_2, d)
+        ffn = _ffn_weights((self.w_1, self.b_1, self.w_2, self.b_2), d)
         checked.update(zip(("w_1", "b_1", "w_2", "b_2"), ffn, strict=True))
         for name, arr in checked.items():
             object.__setattr__(self, name, arr)
@@ -534,28 +533,17 @@ class EncoderLayerWeights:
         )
 
 
+# The two typings: the output alone, or with the weights (return_weights=True).
 @overload
 def encoder_layer(
-    x: npt.ArrayLike,
-    weights: EncoderLayerWeights,
-    *,
-    num_heads: int,
-    mask: npt.ArrayLike | None = ...,
-    eps: float = ...,
-    return_weights: Literal[False] = ...,
-) -> FloatArray: ...
-
-
+    x: npt.ArrayLike, weights: EncoderLayerWeights, *, num_heads: int,
+    mask: npt.ArrayLike | None = ..., eps: float = ..., return_weights: Literal[False] = ...,
+) -> FloatArray: ...  # fmt: skip
 @overload
 def encoder_layer(
-    x: npt.ArrayLike,
-    weights: EncoderLayerWeights,
-    *,
-    num_heads: int,
-    mask: npt.ArrayLike | None = ...,
-    eps: float = ...,
-    return_weights: Literal[True],
-) -> tuple[FloatArray, FloatArray]: ...
+    x: npt.ArrayLike, weights: EncoderLayerWeights, *, num_heads: int,
+    mask: npt.ArrayLike | None = ..., eps: float = ..., return_weights: Literal[True],
+) -> tuple[FloatArray, FloatArray]: ...  # fmt: skip
 
 
 def encoder_layer(

@@ -184,27 +184,20 @@ class MiniLM:
         def lin(name: str) -> tuple[FloatArray, FloatArray]:  # torch Linear -> row convention
             return _f64(w[p + name + ".weight"]).T, _f64(w[p + name + ".bias"])
 
-        w_q, b_q = lin("attention.self.query")
-        w_k, b_k = lin("attention.self.key")
-        w_v, b_v = lin("attention.self.value")
-        w_o, b_o = lin("attention.output.dense")
-        w_1, b_1 = lin("intermediate.dense")
-        w_2, b_2 = lin("output.dense")
+        linear = {}  # w_q, b_q, ... w_2, b_2, from BERT's names for those Linear layers
+        for short, name in (
+            ("q", "attention.self.query"),
+            ("k", "attention.self.key"),
+            ("v", "attention.self.value"),
+            ("o", "attention.output.dense"),
+            ("1", "intermediate.dense"),
+            ("2", "output.dense"),
+        ):
+            linear[f"w_{short}"], linear[f"b_{short}"] = lin(name)
         return EncoderLayerWeights(
-            w_q=w_q,
-            b_q=b_q,
-            w_k=w_k,
-            b_k=b_k,
-            w_v=w_v,
-            b_v=b_v,
-            w_o=w_o,
-            b_o=b_o,
+            **linear,
             norm1_gain=_f64(w[p + "attention.output.LayerNorm.weight"]),
             norm1_bias=_f64(w[p + "attention.output.LayerNorm.bias"]),
-            w_1=w_1,
-            b_1=b_1,
-            w_2=w_2,
-            b_2=b_2,
             norm2_gain=_f64(w[p + "output.LayerNorm.weight"]),
             norm2_bias=_f64(w[p + "output.LayerNorm.bias"]),
         )

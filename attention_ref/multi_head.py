@@ -37,7 +37,7 @@ computes the same outputs and per-head weights when built with ``bias=False``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypedDict, Unpack, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -127,44 +127,31 @@ def merge_heads(x: npt.ArrayLike) -> FloatArray:
     return np.swapaxes(arr, -2, -3).reshape(*lead, n, heads * d_head)
 
 
-@overload
-def multi_head_attention(
-    x: npt.ArrayLike,
-    w_q: npt.ArrayLike,
-    w_k: npt.ArrayLike,
-    w_v: npt.ArrayLike,
-    w_o: npt.ArrayLike,
-    *,
-    num_heads: int,
-    b_q: npt.ArrayLike | None = ...,
-    b_k: npt.ArrayLike | None = ...,
-    b_v: npt.ArrayLike | None = ...,
-    b_o: npt.ArrayLike | None = ...,
-    context: npt.ArrayLike | None = ...,
-    mask: npt.ArrayLike | None = ...,
-    is_causal: bool = ...,
-    return_weights: Literal[False] = ...,
-) -> FloatArray: ...
+class AttentionOptions(TypedDict, total=False):
+    """The keyword arguments of :func:`multi_head_attention` that do not change its type."""
+
+    b_q: npt.ArrayLike | None
+    b_k: npt.ArrayLike | None
+    b_v: npt.ArrayLike | None
+    b_o: npt.ArrayLike | None
+    context: npt.ArrayLike | None
+    mask: npt.ArrayLike | None
+    is_causal: bool
 
 
+# The two typings: the output alone, or with the weights (return_weights=True).
 @overload
 def multi_head_attention(
-    x: npt.ArrayLike,
-    w_q: npt.ArrayLike,
-    w_k: npt.ArrayLike,
-    w_v: npt.ArrayLike,
-    w_o: npt.ArrayLike,
-    *,
-    num_heads: int,
-    b_q: npt.ArrayLike | None = ...,
-    b_k: npt.ArrayLike | None = ...,
-    b_v: npt.ArrayLike | None = ...,
-    b_o: npt.ArrayLike | None = ...,
-    context: npt.ArrayLike | None = ...,
-    mask: npt.ArrayLike | None = ...,
-    is_causal: bool = ...,
-    return_weights: Literal[True],
-) -> tuple[FloatArray, FloatArray]: ...
+    x: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike, w_v: npt.ArrayLike,
+    w_o: npt.ArrayLike, *, return_weights: Literal[False] = ..., num_heads: int,
+    **options: Unpack[AttentionOptions],
+) -> FloatArray: ...  # fmt: skip
+@overload
+def multi_head_attention(
+    x: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike, w_v: npt.ArrayLike,
+    w_o: npt.ArrayLike, *, return_weights: Literal[True], num_heads: int,
+    **options: Unpack[AttentionOptions],
+) -> tuple[FloatArray, FloatArray]: ...  # fmt: skip
 
 
 def multi_head_attention(

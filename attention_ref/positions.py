@@ -49,15 +49,6 @@ def _even_width(d: object, name: str) -> int:
     return width
 
 
-def _base(base: object) -> float:
-    if isinstance(base, bool | np.bool_) or not isinstance(base, numbers.Real):
-        raise TypeError(f"base must be a real number, got {type(base).__name__} {base!r}")
-    value = float(base)
-    if not math.isfinite(value) or value <= 1:
-        raise ValueError(f"base must be finite and > 1 (frequencies must fall), got {value!r}")
-    return value
-
-
 def position_frequencies(d: int, *, base: float = BASE) -> FloatArray:
     """The angular frequencies of the pairs of entries: ``w_i = base ** (-2i / d)``.
 
@@ -92,7 +83,7 @@ def position_frequencies(d: int, *, base: float = BASE) -> FloatArray:
     ValueError: d must be even (entries come in (sin, cos) pairs, one per frequency), got 5
     """
     width = _even_width(d, "d")
-    b = _base(base)
+    b = _validate.real_above(base, "base", 1, " (frequencies must fall)")
     exponents = np.arange(0, width, 2, dtype=np.float64) / width  # (d/2,): 2i / d
     return b**-exponents
 

@@ -23,29 +23,45 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from bench import report
+from bench import (
+    browser_model,
+    build,
+    docs_loop,
+    features,
+    kernel,
+    minilm,
+    practice,
+    report,
+    site,
+    site_vs,
+    widgets,
+)
 from bench.schema import Results
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
 PAGE_TABLE = ROOT / "bench" / "results.md"
-SECTIONS = (
-    "kernel",
-    "kernel_1thread",
-    "kernel_wheel",
-    "minilm",
-    "site",
-    "site_vs",
-    "features",
-    "widgets",
-    "browser_model",
-    "practice",
-    "build",
-    "docs",
-)
+# What each section runs, with the options parsed by main(); the table's order is the
+# order of a full run.
+RUNS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "kernel": lambda a: kernel.run(repeat=a.repeat, threads=a.threads),
+    "kernel_1thread": lambda a: kernel.run(repeat=a.repeat, threads=1),
+    "kernel_wheel": lambda a: kernel.run_from_wheel(repeat=a.repeat, threads=a.threads or 2),
+    "minilm": lambda a: minilm.run(repeat=a.repeat, threads=a.threads),
+    "site": lambda a: site.run(lighthouse_runs=a.lighthouse_runs, site=a.site),
+    "site_vs": lambda a: site_vs.run(a.against, lighthouse_runs=a.lighthouse_runs, site=a.site),
+    "features": lambda a: features.run(lighthouse_runs=a.lighthouse_runs, repeat=a.browser_repeat),
+    "widgets": lambda a: widgets.run(repeat=a.repeat, site=a.site),
+    "browser_model": lambda a: browser_model.run(repeat=a.repeat, site=a.site),
+    "practice": lambda a: practice.run(repeat=a.browser_repeat, site=a.site),
+    "build": lambda a: build.run(repeat=a.build_repeat, with_make_test=a.with_make_test),
+    "docs": lambda a: docs_loop.run(repeat=a.build_repeat, site=a.site),
+}
+SECTIONS = tuple(RUNS)
 
 
 def _now() -> str:
@@ -71,55 +87,9 @@ def load() -> dict[str, Any]:
 
 
 def measure(section: str, args: argparse.Namespace) -> dict[str, Any]:
-    if section == "kernel":
-        from bench import kernel
-
-        return kernel.run(repeat=args.repeat, threads=args.threads)
-    if section == "kernel_1thread":
-        from bench import kernel
-
-        return kernel.run(repeat=args.repeat, threads=1)
-    if section == "kernel_wheel":
-        from bench import kernel
-
-        return kernel.run_from_wheel(repeat=args.repeat, threads=args.threads or 2)
-    if section == "minilm":
-        from bench import minilm
-
-        return minilm.run(repeat=args.repeat, threads=args.threads)
-    if section == "site":
-        from bench import site
-
-        return site.run(lighthouse_runs=args.lighthouse_runs, site=args.site)
-    if section == "site_vs":
-        from bench import site_vs
-
-        return site_vs.run(args.against, lighthouse_runs=args.lighthouse_runs, site=args.site)
-    if section == "features":
-        from bench import features
-
-        return features.run(lighthouse_runs=args.lighthouse_runs, repeat=args.browser_repeat)
-    if section == "widgets":
-        from bench import widgets
-
-        return widgets.run(repeat=args.repeat, site=args.site)
-    if section == "browser_model":
-        from bench import browser_model
-
-        return browser_model.run(repeat=args.repeat, site=args.site)
-    if section == "practice":
-        from bench import practice
-
-        return practice.run(repeat=args.browser_repeat, site=args.site)
-    if section == "build":
-        from bench import build
-
-        return build.run(repeat=args.build_repeat, with_make_test=args.with_make_test)
-    if section == "docs":
-        from bench import docs_loop
-
-        return docs_loop.run(repeat=args.build_repeat, site=args.site)
-    raise ValueError(f"unknown section {section!r}; choose from {', '.join(SECTIONS)}")
+    if section not in RUNS:
+        raise ValueError(f"unknown section {section!r}; choose from {', '.join(SECTIONS)}")
+    return RUNS[section](args)
 
 
 def main(argv: list[str] | None = None) -> int:

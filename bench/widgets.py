@@ -20,54 +20,60 @@ from testbed.chromium import CHROMIUM, CHROMIUM_ARGS
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = 50  # dispatched events per sample
 
-# Move one of the explorer's sliders (chosen by a CSS selector) between its two ends;
-# returns ms per event.
-EXPLORER_SLIDER = """([events, slider]) => {
-  const root = document.querySelector('[data-explorer][data-widget-state="ready"]');
-  const input = root.querySelector(slider);
-  const values = [input.min, input.max];
+
+def _per_event(params: str, setup: str, fire: str) -> str:
+    """A page function: ``setup``, then ``fire`` once per event (``i`` its index).
+
+    ``params`` destructures the arguments, ``events`` first. The page is laid out again
+    after every event (the offsetHeight read), so the time includes the re-render; the
+    function returns milliseconds per event.
+    """
+    return f"""({params}) => {{
+  {setup}
   const t0 = performance.now();
-  for (let i = 0; i < events; i++) {
-    input.value = values[i % 2];
-    input.dispatchEvent(new Event('input', {bubbles: true}));
+  for (let i = 0; i < events; i++) {{
+    {fire}
     void document.body.offsetHeight;
-  }
+  }}
   return (performance.now() - t0) / events;
-}"""
+}}"""
+
+
+# Move one of the explorer's sliders (chosen by a CSS selector) between its two ends.
+EXPLORER_SLIDER = _per_event(
+    "[events, slider]",
+    """const root = document.querySelector('[data-explorer][data-widget-state="ready"]');
+  const input = root.querySelector(slider);
+  const values = [input.min, input.max];""",
+    """input.value = values[i % 2];
+    input.dispatchEvent(new Event('input', {bubbles: true}));""",
+)
 QUERY_SLIDER = ".ex__sliders input[type=range]"  # the first query component
 DK_SLIDER = 'input[type=range][id$="-dk"]'
 
 # Click two elements of a widget in turn (chosen by a CSS selector and their positions,
-# negative from the end); returns ms per event. The heatmap's click on a row header
-# focuses that row; the heads widget's click on a small head opens it in full (its
-# canvas, token labels and readout are redrawn).
-CLICK_TWO = """([events, box, target, first, second]) => {
-  const all = document.querySelector(box).querySelectorAll(target);
+# negative from the end). The heatmap's click on a row header focuses that row; the
+# heads widget's click on a small head opens it in full (its canvas, token labels and
+# readout are redrawn).
+CLICK_TWO = _per_event(
+    "[events, box, target, first, second]",
+    """const all = document.querySelector(box).querySelectorAll(target);
   const at = (i) => all[i < 0 ? all.length + i : i];
-  const targets = [at(first), at(second)];
-  const t0 = performance.now();
-  for (let i = 0; i < events; i++) {
-    targets[i % 2].dispatchEvent(new MouseEvent('click', {bubbles: true}));
-    void document.body.offsetHeight;
-  }
-  return (performance.now() - t0) / events;
-}"""
+  const targets = [at(first), at(second)];""",
+    "targets[i % 2].dispatchEvent(new MouseEvent('click', {bubbles: true}));",
+)
 HEATMAP_READY = "[data-hm-widget][data-widget-state=ready]"
 HEADS_READY = "[data-heads][data-widget-state=ready]"
 
 # Switch the heads widget between two layers (twelve small canvases and labels redrawn).
-HEADS_LAYER = """([events]) => {
-  const box = document.querySelector('[data-heads][data-widget-state=ready]');
+HEADS_LAYER = _per_event(
+    "[events]",
+    """const box = document.querySelector('[data-heads][data-widget-state=ready]');
   const select = box.querySelector('select[data-hd=layer]');
-  const values = [select.options[0].value, select.options[select.options.length - 1].value];
-  const t0 = performance.now();
-  for (let i = 0; i < events; i++) {
-    select.value = values[i % 2];
-    select.dispatchEvent(new Event('change', {bubbles: true}));
-    void document.body.offsetHeight;
-  }
-  return (performance.now() - t0) / events;
-}"""
+  const values = [select.options[0].value, select.options[select.options.length - 1].value];""",
+    """select.value = values[i % 2];
+    select.dispatchEvent(new Event('change', {bubbles: true}));""",
+)
 
 
 def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:

@@ -12,7 +12,6 @@ into ``docs/``.
 from __future__ import annotations
 
 import logging
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
-from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_generated
+from site_build.mkdocs_files import LIVE_PACKAGES, put_built
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE_DIR = ROOT / ".cache" / "figures"
@@ -31,13 +30,7 @@ log = logging.getLogger("mkdocs.hooks.figures")
 # files added after it would be reported as broken links.
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    start = time.perf_counter()
-    figures = fresh_import("site_build.figures")  # edits show under `mkdocs serve`
-    svgs = figures.build_figures(CACHE_DIR)
-    log.info("figures: %d SVGs ready in %.2f s", len(svgs), time.perf_counter() - start)
-    for path, svg in svgs.items():
-        put_generated(files, config, path, content=svg)
-    return files
+    return put_built(files, config, "site_build.figures", lambda m: m.build_figures(CACHE_DIR), log)
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:

@@ -10,7 +10,6 @@ loads them until the reader asks for the model.
 from __future__ import annotations
 
 import logging
-import time
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -18,7 +17,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
 from site_build.cache import ContentCache
-from site_build.mkdocs_files import fresh_import, put_generated
+from site_build.mkdocs_files import put_built
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE_DIR = ROOT / ".cache" / "minilm"
@@ -28,10 +27,10 @@ log = logging.getLogger("mkdocs.hooks.minilm_export")
 # Run before mkdocs-htmlproofer-plugin's on_files, which snapshots the file list.
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    start = time.perf_counter()
-    export = fresh_import("site_build.minilm_export")
-    paths = export.cached_export(ContentCache(CACHE_DIR))
-    for site_path, path in paths.items():
-        put_generated(files, config, site_path, abs_src_path=str(path))
-    log.info("minilm: %d files ready in %.2f s", len(paths), time.perf_counter() - start)
-    return files
+    return put_built(
+        files,
+        config,
+        "site_build.minilm_export",
+        lambda m: m.cached_export(ContentCache(CACHE_DIR)),
+        log,
+    )

@@ -73,21 +73,10 @@ def input_files(root: Path) -> list[Path]:
     return sorted(found)
 
 
-def inputs_key(root: Path) -> str:
-    """SHA-256 of the distribution's inputs: their paths and bytes.
-
-    Parameters
-    ----------
-    root : Path
-        The repository root.
-
-    Returns
-    -------
-    str
-        64 hexadecimal digits.
-    """
+def inputs_key(root: Path, files: list[Path]) -> str:
+    """SHA-256 (64 hex digits) of ``files`` (:func:`input_files`): paths under ``root``, bytes."""
     parts: list[bytes] = []
-    for path in input_files(root):
+    for path in files:
         parts += [path.relative_to(root).as_posix().encode(), path.read_bytes()]
     return content_key(data=parts)
 
@@ -128,7 +117,8 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
         If the build fails or does not yield exactly one wheel.
     """
     cache = ContentCache(cache_dir)
-    key = inputs_key(root)
+    inputs = input_files(root)
+    key = inputs_key(root, inputs)
     target = cache.path("wheel", key)
     cached = sorted(target.glob("*.whl"))
     if len(cached) == 1:
@@ -136,7 +126,7 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
     cache_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache_dir) as tmp:
         src, out = Path(tmp) / "src", Path(tmp) / "out"
-        for path in input_files(root):
+        for path in inputs:
             dest = src / path.relative_to(root)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)

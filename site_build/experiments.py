@@ -23,8 +23,9 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -134,27 +135,58 @@ def _weight_sweep(
         yield d, np.asarray(plain, dtype=np.float64), np.asarray(scaled, dtype=np.float64)
 
 
+def _sweep_means(
+    d_ks: Sequence[int],
+    n_keys: int,
+    n_samples: int,
+    seed: int,
+    measures: Sequence[Callable[[FloatArray], npt.NDArray[np.floating[Any]]]],
+) -> tuple[FloatArray, FloatArray]:
+    """The widths of :func:`_weight_sweep`, and the mean of each measure at each width.
+
+    Each measure maps weights ``(n_samples, n_k)`` to one number per sample. Returns
+    ``d_k`` ``(n_widths,)`` and the means ``(n_widths, n_measures, 2)``, the last axis
+    unscaled then scaled.
+    """
+    widths, means = [], []
+    for d, plain, scaled in _weight_sweep(d_ks, n_keys, n_samples, seed):
+        widths.append(d)
+        means.append([[float(np.mean(m(w))) for w in (plain, scaled)] for m in measures])
+    return np.array(widths, dtype=np.float64), np.array(means, dtype=np.float64)
+
+
 @dataclass(frozen=True)
-class Saturation:
-    """How peaked the softmax is at each key width (means over the samples).
+class KeySweep:
+    """What a sweep of :func:`_weight_sweep` measured at: the key widths and the sizes.
 
     Attributes
     ----------
     d_k : ndarray, shape (n_widths,)
+    n_keys, n_samples : int
+        Keys each query attends over; queries at each width.
+    """
+
+    d_k: FloatArray
+    n_keys: int
+    n_samples: int
+
+
+@dataclass(frozen=True)
+class Saturation(KeySweep):
+    """How peaked the softmax is at each key width (means over the samples).
+
+    Attributes
+    ----------
     max_unscaled, max_scaled : ndarray, shape (n_widths,)
         Mean of the largest weight of each query.
     entropy_unscaled, entropy_scaled : ndarray, shape (n_widths,)
         Mean entropy of the weights, in nats (``log(n_keys)`` when uniform).
-    n_keys, n_samples : int
     """
 
-    d_k: FloatArray
     max_unscaled: FloatArray
     max_scaled: FloatArray
     entropy_unscaled: FloatArray
     entropy_scaled: FloatArray
-    n_keys: int
-    n_samples: int
 
 
 def softmax_saturation(
@@ -184,27 +216,21 @@ def softmax_saturation(
     >>> bool(s.max_unscaled[-1] > 0.9 > s.max_scaled[-1])
     True
     """
-    widths, rows = [], []
-    for d, plain, scaled in _weight_sweep(d_ks, n_keys, n_samples, seed):
-        widths.append(d)
-        rows.append(
-            (
-                float(plain.max(axis=-1).mean()),
-                float(scaled.max(axis=-1).mean()),
-                float(ar.entropy(plain).mean()),
-                float(ar.entropy(scaled).mean()),
-            )
-        )
-    table = np.array(rows)  # (n_widths, 4)
+    widths, means = _sweep_means(d_ks, n_keys, n_samples, seed, (_largest, ar.entropy))
     return Saturation(
-        d_k=np.array(widths, dtype=np.float64),
-        max_unscaled=table[:, 0],
-        max_scaled=table[:, 1],
-        entropy_unscaled=table[:, 2],
-        entropy_scaled=table[:, 3],
+        d_k=widths,
+        max_unscaled=means[:, 0, 0],
+        max_scaled=means[:, 0, 1],
+        entropy_unscaled=means[:, 1, 0],
+        entropy_scaled=means[:, 1, 1],
         n_keys=n_keys,
         n_samples=n_samples,
     )
+
+
+def _largest(weights: FloatArray) -> FloatArray:
+    """The largest weight of each row: ``(..., n_k) -> (...)``."""
+    return np.asarray(weights.max(axis=-1), dtype=np.float64)
 
 
 def non_max_reach(p: npt.ArrayLike) -> FloatArray:
@@ -248,14 +274,11 @@ def non_max_reach(p: npt.ArrayLike) -> FloatArray:
 
 
 @dataclass(frozen=True)
-class GradientReach:
+class GradientReach(KeySweep):
     """Mean :func:`non_max_reach` over the samples, at each key width."""
 
-    d_k: FloatArray
     unscaled: FloatArray
     scaled: FloatArray
-    n_keys: int
-    n_samples: int
 
 
 def gradient_reach(
@@ -265,14 +288,8 @@ def gradient_reach(
 
     Parameters
     ----------
-    d_ks : sequence of int
-        Key widths to measure.
-    n_keys : int
-        Keys each query attends over (at least 2).
-    n_samples : int
-        Queries per width.
-    seed : int
-        Seed of the ``numpy.random.Generator``.
+    d_ks, n_keys, n_samples, seed
+        The sweep, as in :func:`softmax_saturation`.
 
     Returns
     -------
@@ -285,15 +302,11 @@ def gradient_reach(
     >>> bool(g.unscaled[-1] < 0.01 < g.scaled[-1])
     True
     """
-    widths, unscaled, scaled = [], [], []
-    for d, plain, sc in _weight_sweep(d_ks, n_keys, n_samples, seed):
-        widths.append(d)
-        unscaled.append(non_max_reach(plain).mean())
-        scaled.append(non_max_reach(sc).mean())
+    widths, means = _sweep_means(d_ks, n_keys, n_samples, seed, (non_max_reach,))
     return GradientReach(
-        np.array(widths, dtype=np.float64),
-        np.array(unscaled),
-        np.array(scaled),
+        d_k=widths,
         n_keys=n_keys,
         n_samples=n_samples,
+        unscaled=means[:, 0, 0],
+        scaled=means[:, 0, 1],
     )

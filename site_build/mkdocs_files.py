@@ -1,14 +1,16 @@
 """What every hook of this site does with MkDocs: add generated files, re-import sources.
 
-Two small pieces the hooks in ``hooks/`` share, so each hook stays a few lines of wiring.
+Small pieces the hooks in ``hooks/`` share, so each hook stays a few lines of wiring.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 
@@ -102,3 +104,34 @@ def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> Module
     fresh = importlib.import_module(module)
     fresh.__live_sources__ = signature  # type: ignore[attr-defined]
     return fresh
+
+
+def put_built(
+    files: Files,
+    config: MkDocsConfig,
+    module: str,
+    build: Callable[[ModuleType], Mapping[str, str | bytes | Path]],
+    log: logging.Logger,
+) -> Files:
+    """Add what ``build`` makes from ``module`` (imported by :func:`fresh_import`) to the build.
+
+    ``build`` returns site paths mapped to a file's content, or to the ``Path`` of a
+    file to copy (:func:`put_generated`). One log line says how many files and how long.
+
+    Examples
+    --------
+    >>> from mkdocs.structure.files import Files
+    >>> files = put_built(Files([]), None, "site_build.vendor", lambda m: {}, logging.getLogger())
+    >>> len(files)
+    0
+    """
+    start = time.perf_counter()
+    made = build(fresh_import(module))
+    for path, made_file in made.items():
+        if isinstance(made_file, Path):
+            put_generated(files, config, path, abs_src_path=str(made_file))
+        else:
+            put_generated(files, config, path, content=made_file)
+    name = module.rsplit(".", 1)[-1]
+    log.info("%s: %d files ready in %.2f s", name, len(made), time.perf_counter() - start)
+    return files

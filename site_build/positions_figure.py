@@ -143,40 +143,55 @@ def _colorbar(fig: Any, image: Any, ax: Any, pal: Palette, label: str) -> None:
 
 def draw_sinusoidal(fig: Any, pal: Palette, data: SinusoidTable) -> None:
     """Columns are positions, rows the entries of the vector (entry 0 at the top)."""
-    ax = fig.add_subplot()
-    _style(ax, pal)
     n, d = data.pe.shape
-    image = ax.imshow(
-        data.pe.T,  # (d, n)
-        cmap=diverging(pal),
-        vmin=-1,
-        vmax=1,
-        interpolation="none",
-        aspect="auto",
-        extent=(-0.5, n - 0.5, d - 0.5, -0.5),
-    )
+    ax = _signed_image(
+        fig, pal, data.pe.T, "auto", (-0.5, n - 0.5, d - 0.5, -0.5), "value (sin or cos)"
+    )  # (d, n)
     ax.set_xlabel("position p")
     ax.set_ylabel("entry of the vector (pair i = entry // 2)")
-    _colorbar(fig, image, ax, pal, "value (sin or cos)")
 
 
 def draw_similarity(fig: Any, pal: Palette, data: Similarity) -> None:
     """Row i, column j: the cosine of position rows i and j (position 0 at the top left)."""
-    ax = fig.add_subplot()
-    _style(ax, pal)
     n = data.cos.shape[0]
-    image = ax.imshow(
+    ax = _signed_image(
+        fig,
+        pal,
         block_means(data.cos, data.block),  # (n / block, n / block)
-        cmap=diverging(pal),
-        vmin=-1,
-        vmax=1,
-        interpolation="none",
-        aspect="equal",
-        extent=(-0.5, n - 0.5, n - 0.5, -0.5),
+        "equal",
+        (-0.5, n - 0.5, n - 0.5, -0.5),
+        "cosine similarity",
     )
     ticks = [0, 128, 256, 384, 511]
     ax.set_xticks(ticks)
     ax.set_yticks(ticks)
     ax.set_xlabel("position j")
     ax.set_ylabel("position i")
-    _colorbar(fig, image, ax, pal, "cosine similarity")
+
+
+def _signed_image(
+    fig: Any,
+    pal: Palette,
+    values: np.ndarray[Any, Any],
+    aspect: str,
+    extent: tuple[float, float, float, float],
+    label: str,
+) -> Any:
+    """Draw ``values`` in [-1, 1] on the :func:`diverging` scale with its colour bar.
+
+    One axes of ``fig``, styled for ``pal``; ``extent`` (left, right, bottom, top) puts
+    row 0 at the top. Returns the axes, for the caller's labels.
+    """
+    ax = fig.add_subplot()
+    _style(ax, pal)
+    image = ax.imshow(
+        values,
+        cmap=diverging(pal),
+        vmin=-1,
+        vmax=1,
+        interpolation="none",
+        aspect=aspect,
+        extent=extent,
+    )
+    _colorbar(fig, image, ax, pal, label)
+    return ax

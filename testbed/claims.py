@@ -120,3 +120,18 @@ def run_snippet(name: str) -> dict[str, Any]:
     """Run ``snippets/<name>`` as a script, quietly, and return its variables."""
     with contextlib.redirect_stdout(io.StringIO()):
         return runpy.run_path(str(SNIPPETS / name))
+
+
+def snippet_fixture(fixture: str, name: str) -> Any:
+    """A module-scoped pytest fixture called ``fixture``: the variables of ``run_snippet(name)``.
+
+    A claim test file writes ``text = snippet_fixture("text", "tokens_text.py")``; its
+    tests then take ``text`` as an argument, and the snippet runs once for the file.
+    """
+    import pytest
+
+    def variables() -> dict[str, Any]:
+        return run_snippet(name)
+
+    variables.__doc__ = f"The variables of snippets/{name}, run once for the module."
+    return pytest.fixture(scope="module", name=fixture)(variables)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from attention_ref import attention_weights, causal_mask, softmax, softmax_jacobian
-from testbed.claims import claim, run_snippet
+from testbed.claims import claim, run_snippet, snippet_fixture
 
 PAGE = "attention.md"
 
@@ -26,9 +26,7 @@ K = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]])
 V = np.array([[10.0, 0.0], [0.0, 5.0], [2.0, 2.0]])
 
 
-@pytest.fixture(scope="module")
-def example() -> dict[str, Any]:
-    return run_snippet("worked_example.py")
+example = snippet_fixture("example", "worked_example.py")
 
 
 def by_hand_weights() -> np.ndarray:

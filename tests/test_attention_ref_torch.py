@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_ref as ar
+from testbed.mha_cases import MhaCase, mha_cases
 
 torch = pytest.importorskip(
     "torch", reason="torch not installed: the optional 'model' extra (make model-deps) adds it"
@@ -148,39 +149,11 @@ def torch_mha(
 
 
 @settings(max_examples=80, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    n=st.integers(1, 7),
-    m=st.integers(1, 7),
-    heads=st.sampled_from([1, 2, 3, 4]),
-    d_head=st.integers(1, 5),
-    kind=st.sampled_from(["self", "cross", "mask", "head_masks", "causal"]),
-)
-def test_multi_head_agrees_with_torch(
-    seed: int, n: int, m: int, heads: int, d_head: int, kind: str
-) -> None:
-    rng = np.random.default_rng(seed)
-    d = heads * d_head
-    x = rng.standard_normal((n, d))
-    w = tuple(rng.standard_normal((4, d, d)) / np.sqrt(d))
-    context = rng.standard_normal((m, d)) if kind in ("cross", "mask", "head_masks") else None
-    m_ = n if context is None else m
-    mask = None
-    if kind == "mask":
-        mask = rng.random((n, m_)) < 0.6
-        mask[:, 0] = True  # torch gives NaN for a query that may attend to nothing
-    elif kind == "head_masks":
-        mask = rng.random((heads, n, m_)) < 0.6
-        mask[..., 0] = True
-    theirs, theirs_w = torch_mha(x, w, heads, context, mask, kind == "causal")
-    ours, ours_w = ar.multi_head_attention(
-        x,
-        *w,
-        num_heads=heads,
-        context=context,
-        mask=mask,
-        is_causal=kind == "causal",
-        return_weights=True,
+@given(case=mha_cases(max_tokens=7, heads=(1, 2, 3, 4), max_d_head=5, keep=0.6, key_0_open=True))
+def test_multi_head_agrees_with_torch(case: MhaCase) -> None:
+    theirs, theirs_w = torch_mha(
+        case.x, case.w, case.heads, case.context, case.mask, case.is_causal
     )
+    ours, ours_w, _ = case.ours()
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(ours_w, theirs_w, rtol=1e-10, atol=1e-12)

@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,28 +110,36 @@ def test_the_corpus_is_varied() -> None:
         assert probe in joined, what
 
 
-def test_js_tokenizer_equals_python_on_the_corpus(tmp_path: Path) -> None:
+def compare_in_node(
+    tmp_path: Path, cases: list[dict[str, Any]], timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """Run the JS tokenizer on the shipped tokenizer.json against ``cases`` (node script)."""
     node = shutil.which("node")
     assert node is not None, "node is needed (make install sets up the npm packages)"
+    tokenizer = tmp_path / "tokenizer.json"
+    tokenizer_source = (load_minilm().path / "tokenizer.json").read_bytes()
+    tokenizer.write_bytes(ex.browser_tokenizer_json(tokenizer_source))
+    cases_file = tmp_path / "cases.json"
+    cases_file.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    return subprocess.run(
+        [node, str(SCRIPT), str(tokenizer), str(cases_file)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def test_js_tokenizer_equals_python_on_the_corpus(tmp_path: Path) -> None:
     model = load_minilm()
-    cases = []
+    cases: list[dict[str, Any]] = []
     for text in CORPUS:
         tokens, ids = model.tokenize(text)
         cases.append({"text": text, "tokens": tokens, "ids": ids.tolist()})
     assert any("[UNK]" in c["tokens"] for c in cases), "the corpus reaches [UNK]"
     assert any(len(c["tokens"]) > 64 for c in cases), "the corpus passes the widget's limit"
-    tokenizer = tmp_path / "tokenizer.json"
-    tokenizer.write_bytes(ex.browser_tokenizer_json((model.path / "tokenizer.json").read_bytes()))
-    cases_file = tmp_path / "cases.json"
-    cases_file.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
-    result = subprocess.run(
-        [node, str(SCRIPT), str(tokenizer), str(cases_file)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    result = compare_in_node(tmp_path, cases, timeout=120)
     print(result.stdout.splitlines()[-1] if result.stdout else result.stderr)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert f"compared {len(CORPUS)} sentences: {len(CORPUS)} equal, 0 differ" in result.stdout
@@ -138,22 +147,10 @@ def test_js_tokenizer_equals_python_on_the_corpus(tmp_path: Path) -> None:
 
 def test_the_comparison_can_fail(tmp_path: Path) -> None:
     """A wrong expectation makes the node script fail and name the sentence."""
-    node = shutil.which("node")
-    assert node is not None
-    model = load_minilm()
-    tokenizer = tmp_path / "tokenizer.json"
-    tokenizer.write_bytes(ex.browser_tokenizer_json((model.path / "tokenizer.json").read_bytes()))
-    cases = [{"text": "café", "tokens": ["[CLS]", "café", "[SEP]"], "ids": [101, 0, 102]}]
-    cases_file = tmp_path / "cases.json"
-    cases_file.write_text(json.dumps(cases), encoding="utf-8")
-    result = subprocess.run(
-        [node, str(SCRIPT), str(tokenizer), str(cases_file)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    cases: list[dict[str, Any]] = [
+        {"text": "café", "tokens": ["[CLS]", "café", "[SEP]"], "ids": [101, 0, 102]}
+    ]
+    result = compare_in_node(tmp_path, cases, timeout=60)
     assert result.returncode == 1
     assert '"js":["[CLS]","cafe","[SEP]"]' in result.stdout
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -11,7 +12,13 @@ import pytest
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
-from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_generated, sources_signature
+from site_build.mkdocs_files import (
+    LIVE_PACKAGES,
+    fresh_import,
+    put_built,
+    put_generated,
+    sources_signature,
+)
 
 
 @pytest.fixture
@@ -52,6 +59,29 @@ def test_put_generated_needs_exactly_one_source(
 ) -> None:
     with pytest.raises(ValueError, match="exactly one of content or abs_src_path"):
         put_generated(Files([]), config, "a.txt", **kwargs)  # type: ignore[arg-type]
+
+
+def test_put_built_adds_contents_and_copies_and_logs(
+    config: MkDocsConfig, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    source = tmp_path / "shard.bin"
+    source.write_bytes(b"\x00\x01")
+    seen = []
+
+    def build(module: object) -> dict[str, str | Path]:
+        seen.append(getattr(module, "__name__", None))
+        return {"figures/a.svg": "<svg/>", "assets/shard.bin": source}
+
+    with caplog.at_level(logging.INFO, logger="test.put_built"):
+        files = put_built(
+            Files([]), config, "site_build.vendor", build, logging.getLogger("test.put_built")
+        )
+    assert seen == ["site_build.vendor"]
+    by_uri = {f.src_uri: f for f in files}
+    assert by_uri["figures/a.svg"].content_string == "<svg/>"
+    assert by_uri["assets/shard.bin"].abs_src_path == str(source)
+    (message,) = [r.getMessage() for r in caplog.records]
+    assert message.startswith("vendor: 2 files ready in "), message
 
 
 def test_fresh_import_reloads_the_live_packages() -> None:

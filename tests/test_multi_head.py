@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import attention_ref as ar
 from testbed import oracle
+from testbed.mha_cases import MhaCase, mha_cases
 
 Array = npt.NDArray[Any]
 
@@ -119,53 +120,21 @@ def test_fully_masked_query_gets_zeros() -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    n=st.integers(1, 5),
-    m=st.integers(1, 5),
-    heads=st.integers(1, 3),
-    d_head=st.integers(1, 3),
-    kind=st.sampled_from(["self", "cross", "mask", "causal", "head_masks"]),
-)
-def test_agrees_with_plain_loops(
-    seed: int, n: int, m: int, heads: int, d_head: int, kind: str
-) -> None:
-    rng = np.random.default_rng(seed)
-    d = heads * d_head
-    x = rng.standard_normal((n, d))
-    w = weights(rng, d)
-    context = rng.standard_normal((m, d)) if kind in ("cross", "mask", "head_masks") else None
-    m_ = n if context is None else m
-    mask = rng.random((n, m_)) < 0.7 if kind == "mask" else None
-    head_masks = rng.random((heads, n, m_)) < 0.7 if kind == "head_masks" else None
-    ours, ours_w = ar.multi_head_attention(
-        x,
-        *w,
-        num_heads=heads,
-        context=context,
-        mask=head_masks if mask is None else mask,
-        is_causal=kind == "causal",
-        return_weights=True,
-    )
+@given(case=mha_cases(max_tokens=5, heads=(1, 2, 3), max_d_head=3, keep=0.7))
+def test_agrees_with_plain_loops(case: MhaCase) -> None:
+    mask = case.mask.tolist() if case.mask is not None else None
     theirs, theirs_w = oracle.multi_head_attention(
-        x.tolist(),
-        *lists(w),
-        num_heads=heads,
-        context=None if context is None else context.tolist(),
-        mask=None if mask is None else mask.tolist(),
-        head_masks=None if head_masks is None else head_masks.tolist(),
-        is_causal=kind == "causal",
+        case.x.tolist(),
+        *lists(case.w),
+        num_heads=case.heads,
+        context=None if case.context is None else case.context.tolist(),
+        mask=mask if case.kind == "mask" else None,
+        head_masks=mask if case.kind == "head_masks" else None,
+        is_causal=case.is_causal,
     )
+    ours, ours_w, without = case.ours()
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(ours_w, theirs_w, rtol=1e-10, atol=1e-12)
-    without = ar.multi_head_attention(
-        x,
-        *w,
-        num_heads=heads,
-        context=context,
-        mask=head_masks if mask is None else mask,
-        is_causal=kind == "causal",
-    )
     np.testing.assert_allclose(without, theirs, rtol=1e-10, atol=1e-12)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from attention_ref import attention_weights, causal_mask, scaled_dot_product_attention
-from testbed.claims import claim, run_snippet
+from testbed.claims import claim, run_snippet, snippet_fixture
 
 PAGE = "self-attention.md"
 DATA = Path(__file__).resolve().parent.parent / "data" / "it_attention.json"
@@ -26,14 +26,8 @@ GPT2 = {"context": 1024, "layers": 12, "d_model": 768, "heads": 12}
 MINILM = {"context": 512, "cut": 256, "layers": 6, "d_model": 384, "heads": 12}
 
 
-@pytest.fixture(scope="module")
-def example() -> dict[str, Any]:
-    return run_snippet("self_attention.py")
-
-
-@pytest.fixture(scope="module")
-def cost() -> dict[str, Any]:
-    return run_snippet("multi_head_cost.py")
+example = snippet_fixture("example", "self_attention.py")
+cost = snippet_fixture("cost", "multi_head_cost.py")
 
 
 def test_where_each_token_looks(example: dict[str, Any]) -> None:

@@ -23,7 +23,7 @@ from attention_ref import causal_mask, position_frequencies
 from attention_ref.minilm import load_minilm, model_dir
 from site_build import figures as F
 from site_build import positions_figure as P
-from testbed.claims import claim, page_text, run_snippet
+from testbed.claims import claim, page_text, run_snippet, snippet_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = "tokens.md"
@@ -43,24 +43,10 @@ def model() -> Any:
     return load_minilm()
 
 
-@pytest.fixture(scope="module")
-def text() -> dict[str, Any]:
-    return run_snippet("tokens_text.py")
-
-
-@pytest.fixture(scope="module")
-def vectors() -> dict[str, Any]:
-    return run_snippet("tokens_vectors.py")
-
-
-@pytest.fixture(scope="module")
-def positions() -> dict[str, Any]:
-    return run_snippet("positions.py")
-
-
-@pytest.fixture(scope="module")
-def learned() -> dict[str, Any]:
-    return run_snippet("learned_positions.py")
+text = snippet_fixture("text", "tokens_text.py")
+vectors = snippet_fixture("vectors", "tokens_vectors.py")
+positions = snippet_fixture("positions", "positions.py")
+learned = snippet_fixture("learned", "learned_positions.py")
 
 
 # --- text to tokens ------------------------------------------------------------------------

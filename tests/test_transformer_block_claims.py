@@ -21,7 +21,7 @@ from attention_ref import causal_mask, multi_head_attention, scaled_dot_product_
 from attention_ref.block import feed_forward, gelu, layer_norm
 from attention_ref.minilm import MiniLM, load_minilm
 from site_build import figures
-from testbed.claims import claim, page_text, run_snippet
+from testbed.claims import claim, page_text, run_snippet, snippet_fixture
 
 PAGE = "transformer-block.md"
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,9 +33,7 @@ def model() -> MiniLM:
     return load_minilm()
 
 
-@pytest.fixture(scope="module")
-def recomputed() -> dict[str, Any]:
-    return run_snippet("minilm_recomputed.py")
+recomputed = snippet_fixture("recomputed", "minilm_recomputed.py")
 
 
 def alt_texts(partial: str) -> list[str]:
