@@ -750,19 +750,6 @@ def load_step(path: str | Path) -> ModuleType:
     return module
 
 
-def run_json(checks_path: str, source: str) -> str:
-    """What the browser's worker calls: the results as a JSON string."""
-    results, printed = run_capturing(load_step(checks_path), source)
-    return json.dumps(
-        {
-            "passed": sum(r.passed for r in results),
-            "total": len(results),
-            "results": [r.as_dict() for r in results],
-            "printed": printed.as_dict(),
-        }
-    )
-
-
 #: The command line's label of each field of a failed result, in the order shown.
 CLI_LABELS = (
     ("call", "call"),
@@ -989,10 +976,11 @@ class Guard:
     def run(self, step: str, source: str) -> str:
         """Run ``step``'s checks on ``source``: the page's report, as a JSON string.
 
-        The report holds ``passed``, ``total``, ``results`` and ``printed`` as
-        :func:`run_json` gives them, or ``crash`` (one line) when the harness itself
-        failed; ``tampered`` lists what the reader's code changed (then there are no
-        results), and ``restart`` asks for a fresh interpreter before the next run.
+        The report holds ``passed``, ``total``, ``results`` and ``printed`` in the
+        shape of :meth:`Result.as_dict` and :meth:`Printed.as_dict`, or ``crash`` (one
+        line) when the harness itself failed; ``tampered`` lists what the reader's code
+        changed (then there are no results), and ``restart`` asks for a fresh
+        interpreter before the next run.
         """
         run_builtins = dict(self._builtins)
         harness = self._fresh("_harness", self._harness_code, run_builtins)
