@@ -835,3 +835,13 @@ def test_lesson_3_gelu_hints_state_the_gaps_they_measure() -> None:
     assert "off by up to about 0.02" in step.HINTS["gelu-sigmoid"]
     # The checks' tolerance is far below the gap: the approximation cannot pass.
     assert all(c.tol <= 1e-6 for c in step.cases())
+
+
+def test_contributing_states_the_limits_the_harness_declares() -> None:
+    """CONTRIBUTING's section on the practice limits follows ``LIMITS``."""
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    limits = h.LIMITS
+    assert f"`print_chars` ({limits.print_chars} characters of printed output kept)" in text
+    assert f"`run_ms` ({limits.run_ms // 1000} s: each call on the command line" in text
+    assert f"`start_stall_ms` ({limits.start_stall_ms // 1000} s without progress" in text
+    assert (limits.print_chars, limits.run_ms, limits.start_stall_ms) == (400, 5000, 60000)
