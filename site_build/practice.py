@@ -62,15 +62,6 @@ class Step:
     check_names: list[str] = field(default_factory=list)
 
 
-#: The runner's limits, carried by every manifest (the page falls back to its own).
-#: ``run_ms``: one run of the checks (an endless loop is stopped after it).
-#: ``start_stall_ms``: start-up may go this long without progress (no byte arrives, or
-#: Python does not finish starting): twenty times the cold start measured on a quiet
-#: 2-core machine with the files served locally (about 3 s), about twice the 33 s
-#: measured on the same machine loaded fifteen-fold (see docs/javascripts/practice/lib.js).
-LIMITS = {"run_ms": 5000, "start_stall_ms": 60000}
-
-
 def step_constants(source: str) -> dict[str, object]:
     """Read ``TITLE``, ``FUNCTION`` and ``PARAMS`` from a checks file without running it.
 
@@ -232,7 +223,8 @@ def pyodide_info(pyodide_dir: Path) -> dict[str, object]:
 def site_files(practice_dir: Path, pyodide_dir: Path) -> dict[str, str]:
     """The generated files, as ``{site path: text}``.
 
-    ``practice/<lesson>/manifest.json`` carries the harness and the steps of one lesson;
+    ``practice/<lesson>/manifest.json`` carries the harness, its limits (``LIMITS`` of
+    ``_harness.py``, the one place they are declared) and the steps of one lesson;
     ``practice/files/`` holds ``_harness.py`` and each step's ``starter.py`` and
     ``checks.py`` for download.
     """
@@ -245,7 +237,7 @@ def site_files(practice_dir: Path, pyodide_dir: Path) -> dict[str, str]:
         steps = [replace(step, check_names=check_names(runner, step)) for step in steps]
         manifest = {
             "lesson": lesson,
-            "limits": LIMITS,
+            "limits": asdict(runner.LIMITS),
             "pyodide": pyodide,
             "harness": harness,
             "files": FILES_DIR + "/",

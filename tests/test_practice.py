@@ -121,7 +121,7 @@ def test_the_steps_of_each_lesson_exist() -> None:
 @pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
 def test_solution_passes_every_check(step: Path) -> None:
     results = run_file(step, step / "solution.py")
-    failed = [r.text() for r in results if not r.passed]
+    failed = [repr(r) for r in results if not r.passed]
     assert not failed, "\n".join(failed)
     assert len(results) >= 5, f"{step.name}: only {len(results)} checks"
 
@@ -152,7 +152,7 @@ def test_each_mistake_fails_with_its_own_hint(mistake: Path) -> None:
         f"{rel(mistake)}: expected hint {hint!r}, got {sorted({r.hint for r in failed})}"
     )
     # The reader sees the hint's words, the call and (for wrong values) both answers.
-    report = h.report(step, results)
+    report = h.report_text(step.TITLE, [r.as_dict() for r in results], h.Printed().as_dict())
     assert h.hints_of(step)[hint] in report
     first = next(r for r in failed if r.hint == hint)
     assert first.hint_text == h.hints_of(step)[hint]
@@ -160,10 +160,9 @@ def test_each_mistake_fails_with_its_own_hint(mistake: Path) -> None:
     # Tier 1 is the hint's words; tier 2 the call and, for a wrong value, both answers.
     tiers = first.as_dict()["tiers"]
     assert tiers["nudge"] == first.hint_text
-    rows = dict(tiers["call"])
-    assert rows["Call"] == first.call
+    assert tiers["call"][0] == "call"
     if not first.error:
-        assert rows["Your answer"] == first.actual and rows["Expected"] == first.expected
+        assert tiers["call"][1:3] == ["actual", "expected"]
     assert first.call.startswith(step.FUNCTION + "(")
     if not first.error:
         assert first.actual and first.expected and first.tolerance
@@ -359,9 +358,9 @@ def test_lesson_2_worked_example_is_a_case_with_the_numbers_the_page_prints() ->
 # --- the command line ------------------------------------------------------------------------
 
 
-def _cli(checks: Path, answer: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _cli(*args: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(checks), str(answer)],
+        [sys.executable, *map(str, args)],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -371,11 +370,13 @@ def _cli(checks: Path, answer: Path, cwd: Path) -> subprocess.CompletedProcess[s
 
 
 def test_command_line_from_the_repository() -> None:
+    """From the repository the harness is the command: it is what the checks import."""
     step = LESSON_1 / "03_softmax"
-    ok = _cli(step / "checks.py", step / "solution.py", ROOT)
+    harness = PRACTICE / "_harness.py"
+    ok = _cli(harness, step / "checks.py", step / "solution.py", cwd=ROOT)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "PASS" in ok.stdout and "FAIL" not in ok.stdout
-    bad = _cli(step / "checks.py", step / "mistakes" / "no_max.py", ROOT)
+    bad = _cli(harness, step / "checks.py", step / "mistakes" / "no_max.py", cwd=ROOT)
     assert bad.returncode == 1
     assert "FAIL  large scores must not overflow" in bad.stdout
     assert "OverflowError" in bad.stdout and checks_of(step).HINTS["no-max"] in bad.stdout
@@ -388,17 +389,49 @@ def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:
     shutil.copy(step / "checks.py", tmp_path / "01_dot_checks.py")
     shutil.copy(step / "starter.py", tmp_path / "01_dot_starter.py")
     shutil.copy(step / "solution.py", tmp_path / "answer.py")
-    starter = _cli(tmp_path / "01_dot_checks.py", tmp_path / "01_dot_starter.py", tmp_path)
+    starter = _cli(tmp_path / "01_dot_checks.py", tmp_path / "01_dot_starter.py", cwd=tmp_path)
     assert starter.returncode == 1 and "NotImplementedError" in starter.stdout
-    solved = _cli(tmp_path / "01_dot_checks.py", tmp_path / "answer.py", tmp_path)
+    solved = _cli(tmp_path / "01_dot_checks.py", tmp_path / "answer.py", cwd=tmp_path)
     assert solved.returncode == 0, solved.stdout + solved.stderr
     assert "11 of 11 checks passed" in solved.stdout
+    # The harness as the command gives the same report, from the same folder.
+    same = _cli(tmp_path / "_harness.py", "01_dot_checks.py", "answer.py", cwd=tmp_path)
+    assert (same.returncode, same.stdout) == (0, solved.stdout)
 
 
-def test_command_line_usage_errors(tmp_path: Path) -> None:
+def test_command_line_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     step = checks_of(LESSON_1 / "01_dot")
     assert h.main(step, ["checks.py"]) == 2
+    assert capsys.readouterr().err == "usage: python checks.py ANSWER.py\n"
     assert h.main(step, ["checks.py", str(tmp_path / "missing.py")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert h.main(None, ["_harness.py", "answer.py"]) == 2
+    assert capsys.readouterr().err == "usage: python _harness.py CHECKS.py ANSWER.py\n"
+    assert h.main(None, ["_harness.py", str(tmp_path / "nope.py"), "answer.py"]) == 2
+    assert "nope.py" in capsys.readouterr().err
+
+
+def test_no_step_carries_an_import_shim() -> None:
+    """Every checks.py imports the harness plainly: the harness sits next to it in a
+    download, and from the repository the harness itself is the command."""
+    for step in STEPS:
+        text = (step / "checks.py").read_text(encoding="utf-8")
+        assert "\nimport _harness as h\n" in text, step.name
+        assert "sys.path" not in text and "except ImportError" not in text, step.name
+
+
+def test_the_command_line_changes_no_module_global(tmp_path: Path) -> None:
+    """The time limit is passed down, not set on the module: every global of the harness
+    is the very same object after a run of the command line as before it."""
+    answer = tmp_path / "answer.py"
+    answer.write_text("def dot(a, b):\n    return 0\n", encoding="utf-8")
+    before = dict(vars(h))
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert h.main(DOT, ["checks.py", str(answer)]) == 1
+    after = vars(h)
+    assert sorted(after) == sorted(before)
+    assert [k for k in before if after[k] is not before[k]] == []
+    assert h.LIMITS == h.Limits(print_chars=400, run_ms=5000, start_stall_ms=60000)
 
 
 # --- the harness's diagnostics ----------------------------------------------------------------
@@ -437,13 +470,13 @@ def test_returning_none_and_system_exit() -> None:
     assert exited.hint == "load-error" and "SystemExit" in exited.error
 
 
-def test_endless_loop_is_stopped_on_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(h, "TIME_LIMIT", 0.2)
-    results = h.run(DOT, "def dot(a, b):\n    while True:\n        pass\n")
+def test_endless_loop_is_stopped_on_the_command_line() -> None:
+    results = h.run(DOT, "def dot(a, b):\n    while True:\n        pass\n", seconds=0.2)
     assert len(results) == 1, "one endless loop stops the run, not one wait per case"
     [stopped] = results
     assert stopped.hint == "timeout" and stopped.line in {2, 3}
-    [at_load] = h.run(DOT, "while True:\n    pass\n")
+    assert stopped.error == "TookTooLong: still running after 0.2 seconds"
+    [at_load] = h.run(DOT, "while True:\n    pass\n", seconds=0.2)
     assert at_load.hint == "timeout" and at_load.name == "your code loads"
 
 
@@ -556,6 +589,8 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
             s.name for s in STEPS if s.parent.name == lesson
         ]
         assert manifest["harness"] == harness
+        # The limits the page reads, as the harness declares them (the one place).
+        assert manifest["limits"] == {"print_chars": 400, "run_ms": 5000, "start_stall_ms": 60000}
         for step in manifest["steps"]:
             folder = PRACTICE / lesson / step["id"]
             assert step["starter"] == (folder / "starter.py").read_text(encoding="utf-8")
@@ -673,30 +708,76 @@ def test_bundle_errors_are_clear(tmp_path: Path) -> None:
 
 
 def test_a_failure_is_told_in_tiers() -> None:
-    """Tier 1 gives words only, tier 2 the call and both answers; Python's own error is
-    not a tier (it comes with the failure); a passed check has no tiers."""
+    """Tier 1 gives words only, tier 2 names the fields of the call and both answers;
+    Python's own error is not a tier (it comes with the failure); a passed check has no
+    tiers. Plain data: the page labels the fields itself."""
     source = "def dot(a, b):\n    return sum(x * y for x, y in zip(a, b)) + 1\n"
     results = h.run(DOT, source)
     first = next(r for r in results if not r.passed)
-    tiers = first.tiers()
+    tiers = h.tiers(first)
     assert tiers["nudge"] == DOT.HINTS[DOT.FALLBACK_HINT] == first.hint_text
     assert not any(ch.isdigit() for ch in tiers["nudge"].replace("a[0]", "").replace("b[0]", ""))
-    assert [label for label, _ in tiers["call"]] == [
-        "Call",
-        "Your answer",
-        "Expected",
-        "Tolerance",
-        "What differs",
-    ]
-    assert dict(tiers["call"])["Call"] == "dot(a=[1, 0, 1, 0], b=[1, 0, 1, 0])"
-    assert dict(tiers["call"])["Your answer"] == "3" and dict(tiers["call"])["Expected"] == "2"
-    assert next(r for r in results if r.passed).tiers() == {"nudge": "", "call": []}
+    assert tiers["call"] == ["call", "actual", "expected", "tolerance", "detail"]
+    assert first.call == "dot(a=[1, 0, 1, 0], b=[1, 0, 1, 0])"
+    assert (first.actual, first.expected) == ("3", "2")
+    assert h.tiers(next(r for r in results if r.passed)) == {"nudge": "", "call": []}
     # A syntax error: the nudge is the syntax hint, and no call was made.
     [broken] = h.run(DOT, "def dot(a, b)\n    return 0\n")
-    assert broken.tiers() == {"nudge": h.COMMON_HINTS["syntax"], "call": []}
+    assert h.tiers(broken) == {"nudge": h.COMMON_HINTS["syntax"], "call": []}
     # The browser receives the tiers with every result.
-    report = json.loads(h.run_json(str(LESSON_1 / "01_dot" / "checks.py"), source))
-    assert report["results"][0]["tiers"] == results[0].tiers()
+    [row, *_] = json.loads(json.dumps([r.as_dict() for r in results]))
+    assert row["tiers"] == h.tiers(results[0])
+    assert row["tiers"] == {
+        "nudge": first.hint_text,
+        "call": ["call", "actual", "expected", "tolerance", "detail"],
+    }
+
+
+def test_the_command_line_report_is_plain_text_from_plain_data() -> None:
+    """The command line's one formatter, on rows written by hand as the page gets them."""
+    row = dict.fromkeys(h.FIELDS, "")
+    passed = {**row, "name": "adds up", "passed": True, "line": None}
+    failed = {
+        **row,
+        "name": "negative entries",
+        "passed": False,
+        "call": "dot(a=[1], b=[-2])",
+        "actual": "2",
+        "expected": "-2",
+        "tolerance": "±1e-06",
+        "detail": "the answer is 2, expected -2",
+        "line": None,
+        "hint_text": "Keep the sign.",
+    }
+    crashed = {
+        **row,
+        "name": "your code loads",
+        "passed": False,
+        "error": "ZeroDivisionError: division by zero",
+        "line": 3,
+        "code": "x = 1 / 0",
+    }
+    quiet = {"text": "", "total": 0, "cut": 0, "limit": 400}
+    assert h.report_text("Step 1", [passed, failed, crashed], quiet) == (
+        "PASS  adds up\n"
+        "FAIL  negative entries\n"
+        "      call:      dot(a=[1], b=[-2])\n"
+        "      got:       2\n"
+        "      expected:  -2\n"
+        "      tolerance: ±1e-06\n"
+        "      why:       the answer is 2, expected -2\n"
+        "      hint:      Keep the sign.\n"
+        "FAIL  your code loads\n"
+        "      error:     ZeroDivisionError: division by zero\n"
+        "      line:      3: x = 1 / 0\n"
+        "\n"
+        "Step 1: 1 of 3 checks passed (not yet)"
+    )
+    chatty = {"text": "hello", "total": 5, "cut": 0, "limit": 400}
+    assert h.report_text("Step 2", [passed], chatty) == (
+        "PASS  adds up\n\nStep 2: 1 of 1 checks passed (all checks passed)\n\n"
+        "Your code printed (at most 400 characters):\nhello"
+    )
 
 
 def test_printed_output_is_captured_and_capped() -> None:
@@ -709,10 +790,9 @@ def test_printed_output_is_captured_and_capped() -> None:
     results, printed = h.run_capturing(DOT, chatty)
     assert all(r.passed for r in results)
     assert printed.shown.startswith("loading\na = [1, 0, 1, 0] " + "x" * 100)
-    assert len(printed.shown) == h.PRINT_LIMIT == 400
+    assert len(printed.shown) == h.LIMITS.print_chars == 400
     assert printed.total > 1000 and printed.cut == printed.total - 400
-    report = json.loads(h.run_json(str(LESSON_1 / "01_dot" / "checks.py"), chatty))
-    assert report["printed"] == {
+    assert json.loads(json.dumps(printed.as_dict())) == {
         "text": printed.shown,
         "total": printed.total,
         "cut": printed.cut,
@@ -724,13 +804,13 @@ def test_printed_output_is_captured_and_capped() -> None:
     )
     assert err.shown == "oops"
     _, quiet = h.run_capturing(DOT, (LESSON_1 / "01_dot" / "solution.py").read_text("utf-8"))
-    assert quiet.total == 0 and h.printed_text(quiet) == ""
+    assert quiet.total == 0 and quiet.as_dict() == {"text": "", "total": 0, "cut": 0, "limit": 400}
 
 
 def test_command_line_shows_the_printed_output_after_the_report(tmp_path: Path) -> None:
     answer = tmp_path / "answer.py"
     answer.write_text("def dot(a, b):\n    print('y' * 300)\n    return 0\n", encoding="utf-8")
-    out = _cli(LESSON_1 / "01_dot" / "checks.py", answer, ROOT)
+    out = _cli(PRACTICE / "_harness.py", LESSON_1 / "01_dot" / "checks.py", answer, cwd=ROOT)
     assert out.returncode == 1
     head, _, tail = out.stdout.partition("Your code printed (at most 400 characters):")
     assert "FAIL" in head and "y" * 300 not in head, "printing must not interleave the report"
@@ -755,3 +835,13 @@ def test_lesson_3_gelu_hints_state_the_gaps_they_measure() -> None:
     assert "off by up to about 0.02" in step.HINTS["gelu-sigmoid"]
     # The checks' tolerance is far below the gap: the approximation cannot pass.
     assert all(c.tol <= 1e-6 for c in step.cases())
+
+
+def test_contributing_states_the_limits_the_harness_declares() -> None:
+    """CONTRIBUTING's section on the practice limits follows ``LIMITS``."""
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    limits = h.LIMITS
+    assert f"`print_chars` ({limits.print_chars} characters of printed output kept)" in text
+    assert f"`run_ms` ({limits.run_ms // 1000} s: each call on the command line" in text
+    assert f"`start_stall_ms` ({limits.start_stall_ms // 1000} s without progress" in text
+    assert (limits.print_chars, limits.run_ms, limits.start_stall_ms) == (400, 5000, 60000)

@@ -84,7 +84,7 @@ def test_every_solution_passes_through_the_guard_and_names_the_manifests_checks(
         lesson = STEPS[step].parent
         built = next(s for s in practice.read_steps(lesson) if s.id == step)
         assert names == practice.check_names(harness, built), step
-        # The rows carry the tiers, computed by the guard's own copy of Result.tiers.
+        # The rows carry the tiers, computed by the guard's own copy of the harness's tiers().
         assert all(r["tiers"] == {"nudge": "", "call": []} for r in report["results"])
 
 

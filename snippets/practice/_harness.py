@@ -16,11 +16,18 @@ or, for what every step shares, in :data:`COMMON_HINTS`):
    computed on the same arguments; if the reader's answer equals one of them, its
    hint is given; otherwise the step's ``FALLBACK_HINT``.
 
-A failure is reported in tiers, which the browser reveals one at a time on request
-(:meth:`Result.tiers`): first a nudge (the hint's words), then the failing call with
-the answer that came back and the one expected, and last the step's solution (which
-the page holds). What the reader's code prints while it runs is captured, capped at
-:data:`PRINT_LIMIT` characters, and shown beside the results (:func:`run_capturing`).
+A result is plain data (:class:`Result`, a dict for the browser); this module checks
+and does not format, but for the one text report of the command line
+(:func:`report_text`). The page renders the same data itself
+(``docs/javascripts/practice/render.js``); :func:`tiers` only says which facts of a
+failure the page holds back until asked (a nudge, then the failing call). What the
+reader's code prints while it runs is captured, capped at ``LIMITS.print_chars``
+characters (:func:`run_capturing`). The limits are declared once, in :data:`LIMITS`:
+the build copies them into each lesson's manifest, which the page reads.
+
+Run the checks of a step on any file with ``python checks.py ANSWER.py`` (the step's
+checks next to this file, as the page's downloads are), or, from anywhere,
+``python _harness.py path/to/checks.py ANSWER.py``.
 
 After the cases come the step's ``properties`` (most are :meth:`Runner.relation`
 checks: call twice, change the input, compare) and one check every step shares: the
@@ -56,6 +63,30 @@ from typing import Any
 
 #: The file name the reader's code is compiled under (error lines refer to it).
 ANSWER_FILE = "answer.py"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The practice runner's limits, declared here only: the command line uses them, and
+    the build writes them into every lesson's manifest (``limits``), which the page reads.
+
+    ``print_chars``: how much of what the reader's code prints is kept and shown.
+    ``run_ms``: how long the code may run: each call on the command line, one whole run
+    in the browser (whose worker is stopped then, as WebAssembly cannot be interrupted).
+    ``start_stall_ms``: how long the page's start-up of Python may go without progress (no
+    byte arrives, or Python does not finish starting). 60 s is twenty times the cold start
+    measured on a quiet 2-core machine with the files served locally (about 3 s, download
+    included) and about twice the 33 s measured on the same machine loaded fifteen-fold
+    (most of it compiling the wasm, when no byte arrives); the clock restarts whenever
+    bytes arrive, so a slow download that keeps moving is never cut.
+    """
+
+    print_chars: int = 400
+    run_ms: int = 5000
+    start_stall_ms: int = 60000
+
+
+LIMITS = Limits()
 
 #: The hints the harness itself gives, by id: the code does not load or crashes, or it
 #: breaks a rule every step shares. Each step's ``checks.py`` holds the hints about its
@@ -123,48 +154,28 @@ class Result:
     detail: str = ""
     hint_text: str = ""  # the words of ``hint``, filled in by :func:`run`
 
-    def text(self) -> str:
-        """The report a reader sees for this check, one fact per line."""
-        head = ("PASS  " if self.passed else "FAIL  ") + self.name
-        if self.passed:
-            return head
-        rows = [
-            ("call", self.call),
-            ("got", self.actual),
-            ("expected", self.expected),
-            ("tolerance", self.tolerance),
-            ("why", self.detail),
-            ("error", self.error),
-            ("line", f"{self.line}: {self.code}" if self.line else ""),
-            ("hint", self.hint_text),
-        ]
-        return "\n".join([head] + [f"      {k + ':':<10} {v}" for k, v in rows if v])
-
-    def tiers(self) -> dict[str, Any]:
-        """What a failure reveals, tier by tier: ``nudge`` (the hint's words), then
-        ``call`` (label and value rows: the call, both answers, the tolerance, what
-        differs). Python's own error and line are not held back: they come with the
-        failure itself. The third tier, the solution, is the step's, not the check's.
-
-        >>> r = Result("x", False, call="f(1)", actual="2", expected="3", hint_text="Add.")
-        >>> r.tiers()
-        {'nudge': 'Add.', 'call': [['Call', 'f(1)'], ['Your answer', '2'], ['Expected', '3']]}
-        >>> Result("y", True).tiers()
-        {'nudge': '', 'call': []}
-        """
-        if self.passed:
-            return {"nudge": "", "call": []}
-        rows = [
-            ["Call", self.call],
-            ["Your answer", self.actual],
-            ["Expected", self.expected],
-            ["Tolerance", self.tolerance],
-            ["What differs", self.detail],
-        ]
-        return {"nudge": self.hint_text, "call": [row for row in rows if row[1]]}
-
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "tiers": self.tiers()}
+        """The result as the browser receives it: its fields, and its :func:`tiers`."""
+        return {**asdict(self), "tiers": tiers(self)}
+
+
+#: The facts of a failure the page holds back as its second tier of help, in order.
+CALL_TIER = ("call", "actual", "expected", "tolerance", "detail")
+
+
+def tiers(result: Any) -> dict[str, Any]:
+    """What a failure reveals, tier by tier, as plain data: ``nudge``, the hint's words;
+    ``call``, the names of the fields (of :data:`CALL_TIER`) the second tier shows. Python's
+    own error and line are not held back. The third tier, the solution, is the step's.
+
+    >>> tiers(Result("x", False, call="f(1)", actual="2", expected="3", hint_text="Add."))
+    {'nudge': 'Add.', 'call': ['call', 'actual', 'expected']}
+    >>> tiers(Result("y", True))
+    {'nudge': '', 'call': []}
+    """
+    if result.passed:
+        return {"nudge": "", "call": []}
+    return {"nudge": result.hint_text, "call": [f for f in CALL_TIER if getattr(result, f)]}
 
 
 # --- seeded random inputs ----------------------------------------------------------------
@@ -274,27 +285,27 @@ def tolerance_text(tol: float) -> str:
 
 # --- running the reader's code ---------------------------------------------------------------
 
-#: Seconds one call may take on the command line (None: no limit). The browser does not
-#: use this: it stops the whole worker instead, as WebAssembly cannot be interrupted.
-TIME_LIMIT: float | None = None
-
 
 class TookTooLong(Exception):
-    """Raised into the reader's code when it runs past :data:`TIME_LIMIT`."""
+    """Raised into the reader's code when it runs past its time limit."""
 
 
 @contextlib.contextmanager
-def time_limit() -> Iterator[None]:
-    """Interrupt the reader's code after :data:`TIME_LIMIT` seconds, where signals allow."""
-    if TIME_LIMIT is None or not hasattr(signal, "setitimer"):
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Interrupt the reader's code after ``seconds`` (None: never), where signals allow.
+
+    The command line passes ``LIMITS.run_ms``; the browser passes None and stops the
+    whole worker instead.
+    """
+    if seconds is None or not hasattr(signal, "setitimer"):
         yield
         return
 
     def interrupt(signum: int, frame: object) -> None:
-        raise TookTooLong(f"still running after {TIME_LIMIT:g} seconds")
+        raise TookTooLong(f"still running after {seconds:g} seconds")
 
     previous = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
@@ -339,8 +350,9 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def load(source: str) -> tuple[dict[str, Any], Result | None]:
-    """Compile and execute the reader's code; a failure comes back as a Result."""
+def load(source: str, seconds: float | None = None) -> tuple[dict[str, Any], Result | None]:
+    """Compile and execute the reader's code (for at most ``seconds``); a failure comes
+    back as a Result."""
     unreadable = unreadable_character(source)
     if unreadable is not None:
         line, char = unreadable
@@ -373,7 +385,7 @@ def load(source: str) -> tuple[dict[str, Any], Result | None]:
         )
     namespace: dict[str, Any] = {"__name__": "answer", "__file__": ANSWER_FILE}
     try:
-        with time_limit():
+        with time_limit(seconds):
             exec(code, namespace)
     except BaseException as exc:  # SystemExit and KeyboardInterrupt too: it is the reader's
         line = learner_line(exc)
@@ -392,15 +404,21 @@ class Runner:
     """Calls the reader's function and turns every outcome into a :class:`Result`.
 
     A step's ``properties(run)`` receives one of these, so property checks report
-    errors exactly like the fixed cases do.
+    errors exactly like the fixed cases do. Each call may take ``seconds`` (None: no
+    limit).
     """
 
     def __init__(
-        self, step: ModuleType | SimpleNamespace, fn: Callable[..., Any], source: str
+        self,
+        step: ModuleType | SimpleNamespace,
+        fn: Callable[..., Any],
+        source: str,
+        seconds: float | None = None,
     ) -> None:
         self.step = step
         self.fn = fn
         self.source = source
+        self.seconds = seconds
 
     def call_text(self, args: tuple[Any, ...]) -> str:
         return show_call(self.step.FUNCTION, self.step.PARAMS, args)
@@ -408,7 +426,7 @@ class Runner:
     def call(self, name: str, args: tuple[Any, ...]) -> tuple[Any, Result | None]:
         """Call the function on a copy of ``args``: (answer, None) or (None, failure)."""
         try:
-            with time_limit():
+            with time_limit(self.seconds):
                 value = self.fn(*copy.deepcopy(args))
         except RecursionError as exc:
             return None, self._error(name, args, exc, "exception")
@@ -549,7 +567,7 @@ class Runner:
         name = "your function leaves its input lists unchanged"
         given = copy.deepcopy(case.args)
         try:
-            with time_limit():
+            with time_limit(self.seconds):
                 self.fn(*given)
         except (Exception, SystemExit, KeyboardInterrupt):
             return None
@@ -594,10 +612,6 @@ class Runner:
         )
 
 
-#: How many characters of what the reader's code prints are kept and shown.
-PRINT_LIMIT = 400
-
-
 class Printed(io.TextIOBase):
     """A text stream that keeps the first ``limit`` characters written and counts the rest.
 
@@ -607,7 +621,7 @@ class Printed(io.TextIOBase):
     ('hello', 12, 7)
     """
 
-    def __init__(self, limit: int = PRINT_LIMIT) -> None:
+    def __init__(self, limit: int = LIMITS.print_chars) -> None:
         super().__init__()
         self.limit = limit
         self.shown = ""
@@ -633,18 +647,21 @@ class Printed(io.TextIOBase):
         return {"text": self.shown, "total": self.total, "cut": self.cut, "limit": self.limit}
 
 
-def run_capturing(step: ModuleType, source: str) -> tuple[list[Result], Printed]:
+def run_capturing(
+    step: ModuleType, source: str, seconds: float | None = None
+) -> tuple[list[Result], Printed]:
     """:func:`run`, with what the reader's code printed (stdout and stderr) captured."""
     printed = Printed()
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-        results = run(step, source)
+        results = run(step, source, seconds)
     return results, printed
 
 
-def run(step: ModuleType, source: str) -> list[Result]:
-    """Run every check of ``step`` (a checks module) against the reader's ``source``."""
+def run(step: ModuleType, source: str, seconds: float | None = None) -> list[Result]:
+    """Run every check of ``step`` (a checks module) against the reader's ``source``,
+    each call of the reader's code stopped after ``seconds`` (None: never)."""
     texts = hints_of(step)  # before the reader's code runs, as every part of the step
-    results = _run(step, source)
+    results = _run(step, source, seconds)
     for result in results:
         result.hint_text = texts.get(result.hint, result.hint)
     return results
@@ -670,9 +687,9 @@ def plan_of(step: ModuleType) -> SimpleNamespace:
     )
 
 
-def _run(module: ModuleType, source: str) -> list[Result]:
+def _run(module: ModuleType, source: str, seconds: float | None) -> list[Result]:
     step = plan_of(module)
-    namespace, failure = load(source)
+    namespace, failure = load(source, seconds)
     if failure is not None:
         return [failure]
     fn = namespace.get(step.FUNCTION)
@@ -686,7 +703,7 @@ def _run(module: ModuleType, source: str) -> list[Result]:
                 hint="missing-function",
             )
         ]
-    runner = Runner(step, fn, source)  # type: ignore[arg-type]
+    runner = Runner(step, fn, source, seconds)  # type: ignore[arg-type]
     cases = step.cases
     checked = []
     for case in cases:
@@ -733,58 +750,83 @@ def load_step(path: str | Path) -> ModuleType:
     return module
 
 
-def run_json(checks_path: str, source: str) -> str:
-    """What the browser's worker calls: the results as a JSON string."""
-    results, printed = run_capturing(load_step(checks_path), source)
-    return json.dumps(
-        {
-            "passed": sum(r.passed for r in results),
-            "total": len(results),
-            "results": [r.as_dict() for r in results],
-            "printed": printed.as_dict(),
-        }
-    )
+#: The command line's label of each field of a failed result, in the order shown.
+CLI_LABELS = (
+    ("call", "call"),
+    ("actual", "got"),
+    ("expected", "expected"),
+    ("tolerance", "tolerance"),
+    ("detail", "why"),
+    ("error", "error"),
+    ("line", "line"),
+    ("hint_text", "hint"),
+)
 
 
-def printed_text(printed: Printed) -> str:
-    """The captured output as the report shows it, with a note when it was cut.
+def report_text(title: str, rows: list[dict[str, Any]], printed: dict[str, Any]) -> str:
+    """The command line's report, from the plain data the page receives too: ``rows`` as
+    :meth:`Result.as_dict` gives them, ``printed`` as :meth:`Printed.as_dict`.
 
-    >>> out = Printed(limit=3)
-    >>> _ = out.write("abcdef")
-    >>> printed_text(out)
-    'abc\\n... (3 more characters not shown)'
+    >>> rows = [Result("adds", True).as_dict(),
+    ...         Result("big", False, call="f(9)", actual="1", line=2, code="return 1",
+    ...                hint_text="Add.").as_dict()]
+    >>> print(report_text("Step 9", rows, {"text": "hi", "total": 5, "cut": 3, "limit": 2}))
+    PASS  adds
+    FAIL  big
+          call:      f(9)
+          got:       1
+          line:      2: return 1
+          hint:      Add.
+    <BLANKLINE>
+    Step 9: 1 of 2 checks passed (not yet)
+    <BLANKLINE>
+    Your code printed (at most 2 characters):
+    hi
+    ... (3 more characters not shown)
     """
-    if not printed.total:
-        return ""
-    note = f"\n... ({printed.cut} more characters not shown)" if printed.cut else ""
-    return printed.shown + note
-
-
-def report(step: ModuleType, results: list[Result], printed: Printed | None = None) -> str:
-    passed = sum(r.passed for r in results)
-    lines = [r.text() for r in results]
-    verdict = "all checks passed" if passed == len(results) else "not yet"
-    lines.append(f"\n{step.TITLE}: {passed} of {len(results)} checks passed ({verdict})")
-    if printed is not None and printed.total:
-        lines.append(f"\nYour code printed (at most {printed.limit} characters):")
-        lines.append(printed_text(printed))
+    lines = []
+    for row in rows:
+        lines.append(("PASS  " if row["passed"] else "FAIL  ") + row["name"])
+        if row["passed"]:
+            continue
+        for field, label in CLI_LABELS:
+            value = row[field]
+            if field == "line":
+                value = f"{value}: {row['code']}" if value else ""
+            if value:
+                lines.append(f"      {label + ':':<10} {value}")
+    passed = sum(row["passed"] for row in rows)
+    verdict = "all checks passed" if passed == len(rows) else "not yet"
+    lines.append(f"\n{title}: {passed} of {len(rows)} checks passed ({verdict})")
+    if printed["total"]:
+        lines.append(f"\nYour code printed (at most {printed['limit']} characters):")
+        cut = printed["cut"]
+        lines.append(printed["text"] + (f"\n... ({cut} more characters not shown)" if cut else ""))
     return "\n".join(lines)
 
 
-def main(step: ModuleType, argv: list[str]) -> int:
-    """``python checks.py ANSWER.py``: print each check, exit 0 only if all pass."""
-    if len(argv) != 2:
-        print(f"usage: python {Path(argv[0]).name} ANSWER.py", file=sys.stderr)
+def main(step: ModuleType | None, argv: list[str]) -> int:
+    """The command line: print each check, exit 0 only if all pass (2: a usage error).
+
+    ``python checks.py ANSWER.py`` runs a step's checks module as a script: it passes
+    itself as ``step``. ``python _harness.py CHECKS.py ANSWER.py`` passes None, and the
+    checks are imported from ``CHECKS.py``. Each call of the reader's code may take
+    ``LIMITS.run_ms``.
+    """
+    usage = "python checks.py ANSWER.py" if step else "python _harness.py CHECKS.py ANSWER.py"
+    if len(argv) != (2 if step else 3):
+        print(f"usage: {usage}", file=sys.stderr)
         return 2
     try:
-        source = Path(argv[1]).read_text(encoding="utf-8")
+        if step is None:
+            step = load_step(argv[1])
+        source = Path(argv[-1]).read_text(encoding="utf-8")
     except OSError as exc:
-        print(f"cannot read {argv[1]}: {exc}", file=sys.stderr)
+        print(f"cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
-    global TIME_LIMIT
-    TIME_LIMIT = 5.0
-    results, printed = run_capturing(step, source)
-    print(report(step, results, printed))
+    results, printed = run_capturing(step, source, LIMITS.run_ms / 1000)
+    rows = [r.as_dict() for r in results]
+    print(report_text(str(step.TITLE), rows, printed.as_dict()))
     return 0 if all(r.passed for r in results) else 1
 
 
@@ -907,7 +949,7 @@ class Guard:
         self._boot_modules = dict(sys.modules)
         builtins_module = sys.modules["builtins"]
         self._builtins = dict(builtins_module.__dict__)
-        self._tiers = Result.tiers
+        self._tiers = tiers
 
     def _fresh(self, name: str, code: CodeType, run_builtins: dict[str, Any]) -> ModuleType:
         module = ModuleType(name)
@@ -934,10 +976,11 @@ class Guard:
     def run(self, step: str, source: str) -> str:
         """Run ``step``'s checks on ``source``: the page's report, as a JSON string.
 
-        The report holds ``passed``, ``total``, ``results`` and ``printed`` as
-        :func:`run_json` gives them, or ``crash`` (one line) when the harness itself
-        failed; ``tampered`` lists what the reader's code changed (then there are no
-        results), and ``restart`` asks for a fresh interpreter before the next run.
+        The report holds ``passed``, ``total``, ``results`` and ``printed`` in the
+        shape of :meth:`Result.as_dict` and :meth:`Printed.as_dict`, or ``crash`` (one
+        line) when the harness itself failed; ``tampered`` lists what the reader's code
+        changed (then there are no results), and ``restart`` asks for a fresh
+        interpreter before the next run.
         """
         run_builtins = dict(self._builtins)
         harness = self._fresh("_harness", self._harness_code, run_builtins)
@@ -982,7 +1025,7 @@ class Guard:
                 "text": shown,
                 "total": total,
                 "cut": total - len(shown),
-                "limit": PRINT_LIMIT,
+                "limit": LIMITS.print_chars,
             },
         }
 
@@ -1010,3 +1053,8 @@ class Guard:
         self._sys.path[:] = self._path
         self._sys.stdout, self._sys.stderr = self._stdio
         self._setlimit(self._limit)
+
+
+if __name__ == "__main__":  # python _harness.py CHECKS.py ANSWER.py
+    sys.modules.setdefault("_harness", sys.modules[__name__])  # what the checks import
+    sys.exit(main(None, sys.argv))

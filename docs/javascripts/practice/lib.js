@@ -1,7 +1,7 @@
-// Pure helpers of the practice runner (no DOM), unit-tested with node --test.
-
-/** How long one run may take before the worker is stopped (an endless loop). */
-export const TIME_LIMIT_MS = 5000;
+// Pure helpers of the practice runner (no DOM), unit-tested with node --test. The
+// limits (how long a run may take, how long start-up may stall, how much printed output
+// is kept) are not written here: the harness declares them (LIMITS in _harness.py) and
+// the page reads them from the lesson's manifest (limitsOf).
 
 /** Prefix of every localStorage key of the practice section. */
 export const STORAGE_PREFIX = "attention-practice/v1/";
@@ -48,43 +48,13 @@ export function summaryText(report) {
   return `${passed} of ${total} checks passed.`;
 }
 
-/**
- * The rows shown under a failed check, in reading order, without the empty ones.
- * @returns {Array<[string, string]>}
- */
-export function detailRows(result) {
-  const rows = [
-    ["Call", result.call],
-    ["Your answer", result.actual],
-    ["Expected", result.expected],
-    ["Tolerance", result.tolerance],
-    ["What differs", result.detail],
-    ["Error", result.error],
-    ["Line", result.line ? `${result.line}: ${result.code || ""}`.trim() : ""],
-  ];
-  return rows.filter(([, value]) => value);
-}
-
 /** The message when a run was stopped for taking too long. */
-export function timeoutText(ms = TIME_LIMIT_MS) {
+export function timeoutText(ms) {
   return (
     `Stopped after ${Math.round(ms / 1000)} seconds: your code is still running, ` +
     "probably an endless loop (a while loop whose condition never becomes false?). " +
     "Python was restarted; the next run starts fresh."
   );
-}
-
-/** How many characters of the reader's printed output are shown (as the harness keeps). */
-export const PRINT_LIMIT = 400;
-
-/**
- * Output lines (as the worker collects them when the harness itself could not run)
- * in the harness's shape: the first `limit` characters, and how many were cut.
- */
-export function capPrinted(lines, limit = PRINT_LIMIT) {
-  const all = (lines || []).map((line) => `${line}\n`).join("");
-  const text = all.slice(0, limit);
-  return { text, total: all.length, cut: all.length - text.length, limit };
 }
 
 /** What the page shows of the printed output: the text and a note when it was cut,
@@ -110,18 +80,6 @@ export function tierButtonText(next) {
 }
 
 // --- start-up ----------------------------------------------------------------------------
-
-/**
- * How long start-up may go without progress before it is given up: 60 s. The cold start
- * measured on a 2-core machine with the files served locally is about 3 s when the
- * machine is quiet (download included), and up to 33 s when it is loaded fifteen-fold
- * (most of it compiling the wasm, when no byte arrives): 60 s is twenty times the first
- * and about twice the second. The clock restarts whenever bytes arrive and when Python
- * has started, so a slow download that keeps moving is never cut; only a stall or an
- * interpreter that never finishes starting is. The manifest carries the value it was
- * built with (`limits.start_stall_ms`).
- */
-export const START_STALL_MS = 60000;
 
 /** What each file of Pyodide is, in a learner's words. */
 const FILE_NAMES = {
@@ -160,7 +118,7 @@ export function startFailureText(detail) {
       why = `${fileName(d.file)} could not be downloaded (no connection to the site).`;
       break;
     case "stalled": {
-      const secs = Math.round((d.ms || START_STALL_MS) / 1000);
+      const secs = Math.round((d.ms || 0) / 1000);
       why = d.total > 0 && d.loaded < d.total
         ? `the download stopped: no data for ${secs} s, at ${formatMB(d.loaded)} of ${formatMB(d.total)}.`
         : `it downloaded, but did not finish starting within ${secs} s.`;
@@ -176,7 +134,8 @@ export function startFailureText(detail) {
 
 /**
  * What is wrong with a lesson's manifest, in words a reader understands, or null when
- * it holds what the page needs: Pyodide's files and at least one step with its checks.
+ * it holds what the page needs: Pyodide's files, the runner's limits and at least one
+ * step with its checks.
  */
 export function manifestProblem(manifest, path = "manifest.json") {
   const list = `the list of exercises (${path})`;
@@ -185,6 +144,7 @@ export function manifestProblem(manifest, path = "manifest.json") {
   const p = manifest.pyodide;
   if (!p || typeof p.index !== "string" || !(p.bytes > 0) || !p.files) return `${list} does not say where Python is`;
   if (typeof manifest.harness !== "string" || !manifest.harness) return `${list} has no check runner`;
+  if (!limitsOf(manifest)) return `${list} does not give the runner's limits`;
   if (!Array.isArray(manifest.steps) || !manifest.steps.length) return `${list} has no exercise`;
   for (const s of manifest.steps) {
     if (!s || typeof s.id !== "string" || typeof s.checks !== "string" || typeof s.starter !== "string") {
@@ -194,11 +154,15 @@ export function manifestProblem(manifest, path = "manifest.json") {
   return null;
 }
 
-/** The limits a manifest carries, with the defaults for what it leaves out. */
+/**
+ * The page's limits as the manifest carries them (declared once, by the harness):
+ * `{runMs, startStallMs}`, or null when one is missing or not a positive number
+ * (manifestProblem then refuses the manifest). The print limit comes with each report.
+ */
 export function limitsOf(manifest) {
   const given = (manifest && manifest.limits) || {};
-  const ms = (value, fallback) => (Number.isFinite(value) && value > 0 ? value : fallback);
-  return { runMs: ms(given.run_ms, TIME_LIMIT_MS), startStallMs: ms(given.start_stall_ms, START_STALL_MS) };
+  const limits = { runMs: given.run_ms, startStallMs: given.start_stall_ms };
+  return Object.values(limits).every((v) => Number.isFinite(v) && v > 0) ? limits : null;
 }
 
 // --- what a run reports ------------------------------------------------------------------

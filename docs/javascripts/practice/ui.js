@@ -1,31 +1,26 @@
 // The practice section: editors, the run/reset/solution buttons, the results, and the
 // Pyodide worker that runs the checks. Loaded on demand by ../practice.js when the
 // section comes near the viewport (or gets focus); never on other pages.
+import { h } from "../lib/dom.js";
 import {
-  TIME_LIMIT_MS,
   crashText,
   limitsOf,
   manifestProblem,
+  manifestPath,
   reportProblem,
   startFailureText,
   tamperedText,
-  unreadableCharacter,
-  unreadableText,
-  verdictText,
-  detailRows,
-  manifestPath,
-  printedView,
   tierButtonText,
   progressFraction,
   progressText,
+  unreadableCharacter,
+  unreadableText,
   STORAGE_PREFIX,
   storageKeys,
-  summaryText,
-  timeoutText,
 } from "./lib.js";
+import { renderResults, showStatus, tierContent } from "./render.js";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
-const SVGNS = "http://www.w3.org/2000/svg";
 
 const manifests = new Map(); // lesson -> Promise of its manifest
 let editorPromise = null;
@@ -232,30 +227,6 @@ class PythonWorker {
   }
 }
 
-// --- small DOM helpers -------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v === null || v === undefined) continue;
-    e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-  return e;
-}
-
-function mark(passed) {
-  const svg = document.createElementNS(SVGNS, "svg");
-  svg.setAttribute("viewBox", "0 0 16 16");
-  svg.setAttribute("class", "practice__mark");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS(SVGNS, "path");
-  path.setAttribute("d", passed ? "M3 8.5l3.2 3.2L13 4.8" : "M4 4l8 8M12 4l-8 8");
-  svg.append(path);
-  return svg;
-}
-
 // The reader's code is kept in localStorage. When the browser refuses (storage blocked,
 // or full), practice works on and the section says so once, quietly (storageNote).
 let storageTrouble = null; // null, "blocked" or "full", once seen
@@ -326,10 +297,10 @@ function listenToThePage() {
 
 function buildLoader(box) {
   box.replaceChildren();
-  const bar = el("progress", { max: "1", value: "0", "aria-label": "Python download progress" });
-  const text = el("span", { class: "practice__loader-text" }, "Getting the exercises ready…");
-  const status = el("span", { class: "visually-hidden", role: "status" });
-  const retry = el("button", { type: "button", class: "practice__button", "data-action": "retry", hidden: true }, "Retry");
+  const bar = h("progress", { max: "1", value: "0", "aria-label": "Python download progress" });
+  const text = h("span", { class: "practice__loader-text" }, "Getting the exercises ready…");
+  const status = h("span", { class: "visually-hidden", role: "status" });
+  const retry = h("button", { type: "button", class: "practice__button", "data-action": "retry", hidden: true }, "Retry");
   box.append(bar, text, retry, status);
   box.hidden = false;
   return {
@@ -375,131 +346,25 @@ function buildLoader(box) {
 
 // After a failure nothing but Python's own error is shown at once: the help comes in
 // tiers, each on request (a nudge, then the failing call with both answers, then a
-// solution), as the harness orders them (Result.tiers in _harness.py).
-
-function renderResults(box, outcome, editor) {
-  box.replaceChildren();
-  const printed = outcome.kind === "result" ? printedView(outcome.report.printed) : null;
-  if (printed) {
-    const out = el("div", { class: "practice__printed", "data-printed": "" },
-      el("p", { class: "practice__printed-title" }, "What your code printed"),
-      el("pre", {}, el("code", { tabindex: "0" }, printed.text)));
-    if (printed.note) out.append(el("p", { class: "practice__printed-note" }, printed.note));
-    box.append(out);
-  }
-  if (outcome.kind !== "result") {
-    const text = outcome.kind === "timeout" ? timeoutText() : outcome.message;
-    const cls = outcome.kind === "timeout" ? "practice__timeout" : "practice__crash";
-    box.append(el("p", { class: cls, "data-outcome": outcome.kind }, text));
-    if (outcome.details) {
-      // What Python itself said: for the curious, folded away from the verdict.
-      box.append(el("details", { class: "practice__details" },
-        el("summary", {}, "What Python said"),
-        el("pre", {}, el("code", { tabindex: "0" }, outcome.details))));
-    }
-    return;
-  }
-  const { report } = outcome;
-  const list = el("ol", { class: "practice__checks" });
-  for (const r of report.results) {
-    const item = el("li", {
-      class: r.passed ? "practice__check is-pass" : "practice__check is-fail",
-      "data-hint": r.hint || null,
-    });
-    item.append(el(
-      "span",
-      { class: "practice__check-name" },
-      mark(r.passed),
-      el("span", { class: "practice__verdict" }, r.passed ? "passed" : "failed"),
-      " ",
-      r.name,
-    ));
-    // Python's own words (the error and its line) come at once; the rest is a tier.
-    const rows = r.passed ? [] : detailRows(r).filter(([label]) => label === "Error" || label === "Line");
-    if (rows.length) {
-      const dl = el("dl", { class: "practice__detail" });
-      for (const [label, value] of rows) {
-        const dd = el("dd", {}, el("code", {}, value));
-        if (label === "Line" && r.line && editor) {
-          const go = el("button", { type: "button", class: "practice__goto" }, `go to line ${r.line}`);
-          go.addEventListener("click", () => editor.goToLine(r.line));
-          dd.append(" ", go);
-        }
-        dl.append(el("dt", {}, label), dd);
-      }
-      item.append(dl);
-    }
-    list.append(item);
-  }
-  box.append(list);
-}
-
-/** The content of tier `n` (0: the nudge, 1: the failing call) for the first failure. */
-function tierContent(n, failure) {
-  const tiers = failure.tiers || { nudge: failure.hint_text || "", call: [] };
-  if (n === 0) {
-    return el("p", { class: "practice__hint", "data-tier": "nudge" }, el("strong", {}, "Hint: "),
-      tiers.nudge || "Read the failing check's name: it says what the checks expect.");
-  }
-  const box = el("div", { class: "practice__tier", "data-tier": "call" },
-    el("p", { class: "practice__tier-title" }, el("strong", {}, "The failing check: "), failure.name));
-  if (tiers.call.length) {
-    const dl = el("dl", { class: "practice__detail" });
-    for (const [label, value] of tiers.call) dl.append(el("dt", {}, label), el("dd", {}, el("code", {}, value)));
-    box.append(dl);
-  } else {
-    box.append(el("p", {}, "No call was made: Python stopped before it could call your function, at the error shown above."));
-  }
-  return box;
-}
-
-/** Fill the live status line: a short visible verdict, and for screen readers the
- *  first failure's name, line and hint (the same words the open details show). */
-function showStatus(status, outcome) {
-  status.replaceChildren();
-  if (outcome.kind !== "result") {
-    status.dataset.outcome = outcome.kind;
-    const text =
-      outcome.kind === "timeout"
-        ? `Stopped after ${TIME_LIMIT_MS / 1000} seconds: is there an endless loop?`
-        : outcome.message;
-    status.append(mark(false), text);
-    return;
-  }
-  const { report } = outcome;
-  const allPassed = report.passed === report.total;
-  status.dataset.outcome = allPassed ? "pass" : "fail";
-  const verdict = verdictText(report);
-  status.append(mark(allPassed), verdict, allPassed ? " Well done." : "");
-  const first = report.results.find((r) => !r.passed);
-  if (first) {
-    let more = "";
-    if (verdict === summaryText(report)) { // else the verdict has named what and where
-      more += ` First failure: ${first.name}.`;
-      if (first.line) more += ` Line ${first.line}.`;
-    }
-    more += " Help comes in three steps, each with the button after the results.";
-    status.append(el("span", { class: "visually-hidden" }, more));
-  }
-}
+// solution), which render.js builds from the report's own tiers (tiers() in _harness.py).
 
 function buildStep(container, step, editorModule) {
   const keys = storageKeys(step.id);
   const ids = { keys: `practice-keys-${step.id}`, solution: `practice-solution-${step.id}` };
   container.replaceChildren();
-  const help = el(
+  const help = h(
     "p",
     { class: "practice__keys", id: ids.keys },
     "Tab indents. To leave the editor with the keyboard, press Esc, then Tab. ",
-    el("kbd", {}, "Ctrl"),
+    h("kbd", {}, "Ctrl"),
     "+",
-    el("kbd", {}, "Enter"),
+    h("kbd", {}, "Enter"),
     " runs the checks.",
   );
-  const editorBox = el("div", { class: "practice__editor" });
-  const run = el("button", { type: "button", class: "practice__button practice__button--primary", "data-action": "run" }, "Run the checks");
-  const reset = el("button", { type: "button", class: "practice__button", "data-action": "reset" }, "Reset to the starter");
-  const reveal = el(
+  const editorBox = h("div", { class: "practice__editor" });
+  const run = h("button", { type: "button", class: "practice__button practice__button--primary", "data-action": "run" }, "Run the checks");
+  const reset = h("button", { type: "button", class: "practice__button", "data-action": "reset" }, "Reset to the starter");
+  const reveal = h(
     "button",
     { type: "button", class: "practice__button", "data-action": "solution", "aria-expanded": "false", "aria-controls": ids.solution },
     tierButtonText(2),
@@ -508,19 +373,19 @@ function buildStep(container, step, editorModule) {
   // visits, under the step's "failed" key).
   const unlockedBefore = getItem(keys.failed) === "1";
   reveal.hidden = !unlockedBefore;
-  const hint = el("button", { type: "button", class: "practice__button", "data-action": "hint", hidden: true }, tierButtonText(0));
-  const status = el("p", { class: "practice__status", role: "status", "aria-live": "polite" });
-  const results = el("div", { class: "practice__results" });
-  const tiers = el("div", { class: "practice__tiers", "aria-live": "polite" });
+  const hint = h("button", { type: "button", class: "practice__button", "data-action": "hint", hidden: true }, tierButtonText(0));
+  const status = h("p", { class: "practice__status", role: "status", "aria-live": "polite" });
+  const results = h("div", { class: "practice__results" });
+  const tiers = h("div", { class: "practice__tiers", "aria-live": "polite" });
   let failure = null; // the first failed check of the last run
   let tier = 0; // how many tiers of help this run has shown
-  const solution = el(
+  const solution = h(
     "div",
     { class: "practice__solution", id: ids.solution, hidden: true },
-    el("p", {}, "One possible solution (yours may differ and still pass):"),
-    el("pre", {}, el("code", { tabindex: "0" }, step.solution)),
+    h("p", {}, "One possible solution (yours may differ and still pass):"),
+    h("pre", {}, h("code", { tabindex: "0" }, step.solution)),
   );
-  container.append(help, editorBox, el("div", { class: "practice__actions" }, run, reset, hint, reveal), status, results, tiers, solution);
+  container.append(help, editorBox, h("div", { class: "practice__actions" }, run, reset, hint, reveal), status, results, tiers, solution);
 
   let saveTimer = null;
   const save = () => {
@@ -543,7 +408,7 @@ function buildStep(container, step, editorModule) {
   });
 
   // Another tab saved this step: offer its code (it is newer), or say it was reset there.
-  const elsewhere = el("div", { class: "practice__elsewhere", "data-other-tab": "", hidden: true });
+  const elsewhere = h("div", { class: "practice__elsewhere", "data-other-tab": "", hidden: true });
   container.insertBefore(elsewhere, editorBox);
   otherTab.set(keys.code, (newValue) => {
     const theirs = newValue ?? step.starter;
@@ -551,14 +416,14 @@ function buildStep(container, step, editorModule) {
       elsewhere.hidden = true;
       return;
     }
-    const load = el("button", { type: "button", class: "practice__button", "data-action": "load-other-tab" },
+    const load = h("button", { type: "button", class: "practice__button", "data-action": "load-other-tab" },
       newValue === null ? "Load the starter" : "Load the other tab's code");
-    const keep = el("button", { type: "button", class: "practice__button", "data-action": "keep-mine" }, "Keep mine");
+    const keep = h("button", { type: "button", class: "practice__button", "data-action": "keep-mine" }, "Keep mine");
     elsewhere.replaceChildren(
-      el("p", { role: "status" }, newValue === null
+      h("p", { role: "status" }, newValue === null
         ? "This exercise was reset to the starter in another tab."
         : "This exercise was changed in another tab, which now keeps newer code than this one."),
-      el("div", { class: "practice__actions" }, load, keep));
+      h("div", { class: "practice__actions" }, load, keep));
     elsewhere.hidden = false;
     load.addEventListener("click", () => {
       editor.setCode(theirs);
@@ -580,8 +445,8 @@ function buildStep(container, step, editorModule) {
     // runner.ready is a promise (always truthy): isReady says whether Python is up.
     status.textContent = runner.isReady ? "Running the checks…" : "Starting Python…";
     const outcome = await runner.run(step.id, editor.getCode());
-    renderResults(results, outcome, editor);
-    showStatus(status, outcome);
+    renderResults(results, outcome, { editor, runMs: runner.limits.runMs });
+    showStatus(status, outcome, runner.limits);
     const passed = outcome.kind === "result" && outcome.report.passed === outcome.report.total;
     container.dataset.state = passed ? "pass" : "fail";
     if (outcome.kind === "result") container.dataset.ms = String(outcome.ms);
@@ -636,7 +501,7 @@ function buildStep(container, step, editorModule) {
 /** Build every step inside `root` (once) and start loading Python. */
 export async function mount(root) {
   mounted = root;
-  const loaderBox = root.querySelector("[data-practice-loader]") || root.insertBefore(el("div"), root.firstChild);
+  const loaderBox = root.querySelector("[data-practice-loader]") || root.insertBefore(h("div"), root.firstChild);
   loaderBox.classList.add("practice__loader");
   const loader = buildLoader(loaderBox);
   const editorLoading = loadEditor(); // in parallel with the exercises and Python
@@ -653,7 +518,7 @@ export async function mount(root) {
     throw err; // the lazy loader marks the section data-widget-state="error"
   }
   listenToThePage();
-  const note = el("p", { class: "practice__storage-note", "data-storage-note": "", hidden: true });
+  const note = h("p", { class: "practice__storage-note", "data-storage-note": "", hidden: true });
   loaderBox.after(note);
   onStorageTrouble = (kind) => {
     note.textContent = kind === "full"

@@ -14,14 +14,9 @@ import math
 import random
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-try:
-    import _harness as h
-except ImportError:  # run from the repository: the harness sits two folders up
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    import _harness as h
+import _harness as h
 
 TITLE = "Lesson 3, step 4, a post-LN transformer block"
 FUNCTION = "post_ln_block"
