@@ -349,10 +349,13 @@ def test_practice_after_navigating_away_and_back(page: Any, site_url: str) -> No
             break
         page.wait_for_timeout(100)
     assert practice_workers(page) == [], "the practice worker outlived its section"
-    # Follow the footer links away and back, as a reader would.
-    page.locator("a.md-footer__link--prev").click()
-    page.wait_for_function("!document.querySelector('.practice')")
-    page.locator("a.md-footer__link--next").click()
+    # Follow links away (to the home page, which has no practice section: the lesson
+    # before this one has its own) and back, as a reader would.
+    page.locator("a.md-header__button.md-logo").click()
+    page.wait_for_url(site_url)
+    page.wait_for_function("!document.querySelector('.practice, [data-practice]')")
+    page.locator("nav.md-nav--primary a.md-nav__link", has_text="Attention").first.click()
+    page.wait_for_url(site_url + "attention/")
     page.wait_for_selector(".practice", state="attached")
     page.locator("#practice-dot").scroll_into_view_if_needed()
     page.wait_for_selector(".practice__runner[data-step='01_dot'] .cm-editor", timeout=WAIT_MS)
