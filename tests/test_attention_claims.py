@@ -164,8 +164,12 @@ def test_dividing_by_d_k_flattens_towards_one_eighth() -> None:
 
 
 def test_no_scaling_starts_saturated_with_little_gradient() -> None:
-    claim(PAGE, "left at 1, that is no scaling, it starts saturated, where the gradient")
+    claim(PAGE, r"A fixed \(1/\sqrt{d_k}\) is right from the start, for any width")
+    claim(PAGE, "a learned scale left at 1 (no scaling) starts saturated, where the gradient")
     rng = np.random.default_rng(seed=3)
+    for width in (4, 64, 512):  # the fixed scale: unit variance of the scores at every width
+        a, b = rng.standard_normal((2000, width)), rng.standard_normal((2000, width))
+        assert 0.9 < float(np.var((a * b).sum(axis=1) / math.sqrt(width))) < 1.1
     q, k = rng.standard_normal((500, 512)), rng.standard_normal((16, 512))
     reach = {}
     for name, scale in (("one", 1.0), ("fair", 1 / math.sqrt(512))):
@@ -247,7 +251,7 @@ def test_the_one_line_form_against_torch() -> None:
 
 
 def test_the_causal_mask_sees_positions_0_to_i() -> None:
-    claim(PAGE, "The causal mask lets position i see positions 0 to i only")
+    claim(PAGE, "the causal mask lets position i see positions 0 to i only")
     assert causal_mask(4).sum(axis=1).tolist() == [1, 2, 3, 4]  # row i: i + 1 keys
     assert not causal_mask(4)[np.triu_indices(4, k=1)].any()  # nothing later
 

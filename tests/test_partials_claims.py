@@ -54,7 +54,7 @@ def test_didnt_is_three_pieces_and_rows_add_up_to_one(record: dict[str, Any]) ->
 
 
 def test_in_the_default_head_animal_wins_over_the_nearer_street(record: dict[str, Any]) -> None:
-    claim(LESSON_1, "the biggest share goes to animal, and what is left is spread thinly over")
+    claim(LESSON_1, "the head whose it row puts the most weight on animal")
     claim(LESSON_1, "Notice that street sits much closer to it in the sentence than animal does")
     claim(LESSON_1, "yet animal wins")
     tokens = record["sentences"][0]["tokens"]
