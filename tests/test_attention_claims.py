@@ -10,6 +10,7 @@ page as rendered (``claim``). The claims of the partials the page includes are i
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from attention_ref import attention_weights, causal_mask, softmax, softmax_jacob
 from testbed.claims import claim, run_snippet
 
 PAGE = "attention.md"
+ROOT = Path(__file__).resolve().parent.parent
 
 # The worked example, written out here: the oracle does not import the snippet's numbers.
 Q = np.array([1.0, 0.0, 1.0, 0.0])
@@ -271,3 +273,24 @@ def test_the_cheat_sheet() -> None:
     assert 0.8 < spread["sqrt"] < 1.2 and spread["d_k"] < 0.01 and spread["one"] > 200
     p = attention_weights(Q, K)
     assert (np.abs(softmax_jacobian(p)).sum(axis=0) > 0).all()  # every score has reach
+
+
+def test_the_counts_the_prose_gives_for_its_snippets() -> None:
+    """Sizes the prose states are the sizes the snippets use (read from their variables)."""
+    claim(PAGE, r"Small enough to do by hand: \(d_k = 4\), \(d_v = 2\), three key-value pairs")
+    ran = run_snippet("worked_example.py")
+    q, k, v = (np.asarray(ran[name]) for name in ("q", "K", "V"))
+    assert q.shape == (4,) and k.shape == (3, 4) and v.shape == (3, 2)
+    claim(PAGE, "With random weights, as before training, for five tokens:")
+    assert run_snippet("projections.py")["Z"].shape[0] == 5
+    claim(PAGE, "The average largest weight among eight random keys:")
+    source = (ROOT / "snippets" / "sqrt_dk.py").read_text(encoding="utf-8")
+    saturation = source.split("[start:saturation]")[1].split("[end:saturation]")[0]
+    assert "standard_normal((8, width))" in saturation  # the section's keys: 8 per query
+    claim(PAGE, r"At \(d_k = 512\), with sixteen keys:")
+    sq = run_snippet("sqrt_dk.py")
+    assert sq["keys"].shape == (16, 512) and sq["width"] == 512  # the last section's keys
+    claim(PAGE, "Seven small steps, from the dot product to many queries with any mask")
+    lesson = ROOT / "snippets" / "practice" / "attention"
+    steps = sorted(p for p in lesson.glob("[0-9]*") if p.is_dir())
+    assert len(steps) == 7
