@@ -294,3 +294,36 @@ def test_the_counts_the_prose_gives_for_its_snippets() -> None:
     lesson = ROOT / "snippets" / "practice" / "attention"
     steps = sorted(p for p in lesson.glob("[0-9]*") if p.is_dir())
     assert len(steps) == 7
+
+
+def _block(text: str, opening: str) -> list[str]:
+    """The indented lines of the admonition or details block that starts with ``opening``."""
+    lines = text.split(opening, 1)[1].splitlines()[1:]
+    body = []
+    for line in lines:
+        if line.strip() and not line.startswith("    "):
+            break
+        body.append(line)
+    return body
+
+
+def test_the_counts_of_the_pages_own_lists() -> None:
+    """The lists the prose counts (eight lines, three cautions and pitfalls, four steps)."""
+    page = (ROOT / "docs" / "attention.md").read_text(encoding="utf-8")
+    heatmap = (ROOT / "docs" / "partials" / "heatmap.md").read_text(encoding="utf-8")
+    claim(PAGE, "Attention in eight lines")
+    sheet = _block(page, '!!! tip "Attention in eight lines"')
+    assert sum(line.startswith("    - ") for line in sheet) == 8
+    claim(PAGE, "Three cautions before you read too much into one head")
+    cautions = _block(heatmap, '??? note "Three cautions before you read too much into one head"')
+    assert sum(line.startswith("    - **") for line in cautions) == 3
+    claim(PAGE, "which is why the heatmap's third caution warns against reading weights")
+    assert "not an explanation" in [c for c in cautions if c.startswith("    - **")][2]
+    claim(PAGE, "Three mask pitfalls")
+    pitfalls = _block(page, '!!! warning "Three mask pitfalls"')
+    assert sum(line.startswith("    **") for line in pitfalls) == 3
+    claim(PAGE, "One call to scaled_dot_product_attention does all four steps")
+    worked = page.split("## A worked example")[1].split("\n## ")[0]
+    assert [line[:11] for line in worked.splitlines() if line.startswith("### Step")] == [
+        f"### Step {i}:" for i in range(1, 5)
+    ]
