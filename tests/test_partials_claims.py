@@ -115,6 +115,21 @@ def test_step_one_quotes_the_worked_examples_dot_product() -> None:
     assert sum(a * b for a, b in zip([1, 0, 1, 0], [1, 0, 1, 0], strict=True)) == 2
 
 
+def test_steps_6_and_7_have_a_case_with_scores_in_the_thousands() -> None:
+    claim(LESSON_1, "One case has scores in the thousands.")
+    import sys
+
+    sys.path.insert(0, str(ROOT / "snippets" / "practice"))
+    import _harness as h
+
+    for step in ("06_causal", "07_many_queries"):
+        checks = h.load_step(ROOT / "snippets" / "practice" / "attention" / step / "checks.py")
+        cases = checks.cases()
+        raw = [np.abs(np.asarray(c.args[0]) @ np.asarray(c.args[1]).T).max() for c in cases]
+        assert max(raw) >= 1000, f"{step}: the largest raw score is {max(raw)}"
+        assert sum(x >= 1000 for x in raw) == 1, step  # one such case
+
+
 def test_math_exp_1000_overflows() -> None:
     claim(LESSON_1, "math.exp(1000) raises OverflowError")
     with pytest.raises(OverflowError):
