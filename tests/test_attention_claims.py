@@ -10,6 +10,7 @@ page as rendered (``claim``). The claims of the partials the page includes are i
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from attention_ref import attention_weights, causal_mask, softmax, softmax_jacob
 from testbed.claims import claim, run_snippet, snippet_fixture
 
 PAGE = "attention.md"
+ROOT = Path(__file__).resolve().parent.parent
 
 # The worked example, written out here: the oracle does not import the snippet's numbers.
 Q = np.array([1.0, 0.0, 1.0, 0.0])
@@ -162,8 +164,12 @@ def test_dividing_by_d_k_flattens_towards_one_eighth() -> None:
 
 
 def test_no_scaling_starts_saturated_with_little_gradient() -> None:
-    claim(PAGE, "left at 1, that is no scaling, it starts saturated, where the gradient")
+    claim(PAGE, r"A fixed \(1/\sqrt{d_k}\) is right from the start, for any width")
+    claim(PAGE, "a learned scale left at 1 (no scaling) starts saturated, where the gradient")
     rng = np.random.default_rng(seed=3)
+    for width in (4, 64, 512):  # the fixed scale: unit variance of the scores at every width
+        a, b = rng.standard_normal((2000, width)), rng.standard_normal((2000, width))
+        assert 0.9 < float(np.var((a * b).sum(axis=1) / math.sqrt(width))) < 1.1
     q, k = rng.standard_normal((500, 512)), rng.standard_normal((16, 512))
     reach = {}
     for name, scale in (("one", 1.0), ("fair", 1 / math.sqrt(512))):
@@ -245,7 +251,7 @@ def test_the_one_line_form_against_torch() -> None:
 
 
 def test_the_causal_mask_sees_positions_0_to_i() -> None:
-    claim(PAGE, "The causal mask lets position i see positions 0 to i only")
+    claim(PAGE, "the causal mask lets position i see positions 0 to i only")
     assert causal_mask(4).sum(axis=1).tolist() == [1, 2, 3, 4]  # row i: i + 1 keys
     assert not causal_mask(4)[np.triu_indices(4, k=1)].any()  # nothing later
 
@@ -265,3 +271,57 @@ def test_the_cheat_sheet() -> None:
     assert 0.8 < spread["sqrt"] < 1.2 and spread["d_k"] < 0.01 and spread["one"] > 200
     p = attention_weights(Q, K)
     assert (np.abs(softmax_jacobian(p)).sum(axis=0) > 0).all()  # every score has reach
+
+
+def test_the_counts_the_prose_gives_for_its_snippets() -> None:
+    """Sizes the prose states are the sizes the snippets use (read from their variables)."""
+    claim(PAGE, r"Small enough to do by hand: \(d_k = 4\), \(d_v = 2\), three key-value pairs")
+    ran = run_snippet("worked_example.py")
+    q, k, v = (np.asarray(ran[name]) for name in ("q", "K", "V"))
+    assert q.shape == (4,) and k.shape == (3, 4) and v.shape == (3, 2)
+    claim(PAGE, "With random weights, as before training, for five tokens:")
+    assert run_snippet("projections.py")["Z"].shape[0] == 5
+    claim(PAGE, "The average largest weight among eight random keys:")
+    source = (ROOT / "snippets" / "sqrt_dk.py").read_text(encoding="utf-8")
+    saturation = source.split("[start:saturation]")[1].split("[end:saturation]")[0]
+    assert "standard_normal((8, width))" in saturation  # the section's keys: 8 per query
+    claim(PAGE, r"At \(d_k = 512\), with sixteen keys:")
+    sq = run_snippet("sqrt_dk.py")
+    assert sq["keys"].shape == (16, 512) and sq["width"] == 512  # the last section's keys
+    claim(PAGE, "Seven small steps, from the dot product to many queries with any mask")
+    lesson = ROOT / "snippets" / "practice" / "attention"
+    steps = sorted(p for p in lesson.glob("[0-9]*") if p.is_dir())
+    assert len(steps) == 7
+
+
+def _block(text: str, opening: str) -> list[str]:
+    """The indented lines of the admonition or details block that starts with ``opening``."""
+    lines = text.split(opening, 1)[1].splitlines()[1:]
+    body = []
+    for line in lines:
+        if line.strip() and not line.startswith("    "):
+            break
+        body.append(line)
+    return body
+
+
+def test_the_counts_of_the_pages_own_lists() -> None:
+    """The lists the prose counts (eight lines, three cautions and pitfalls, four steps)."""
+    page = (ROOT / "docs" / "attention.md").read_text(encoding="utf-8")
+    heatmap = (ROOT / "docs" / "partials" / "heatmap.md").read_text(encoding="utf-8")
+    claim(PAGE, "Attention in eight lines")
+    sheet = _block(page, '!!! tip "Attention in eight lines"')
+    assert sum(line.startswith("    - ") for line in sheet) == 8
+    claim(PAGE, "Three cautions before you read too much into one head")
+    cautions = _block(heatmap, '??? note "Three cautions before you read too much into one head"')
+    assert sum(line.startswith("    - **") for line in cautions) == 3
+    claim(PAGE, "which is why the heatmap's third caution warns against reading weights")
+    assert "not an explanation" in [c for c in cautions if c.startswith("    - **")][2]
+    claim(PAGE, "Three mask pitfalls")
+    pitfalls = _block(page, '!!! warning "Three mask pitfalls"')
+    assert sum(line.startswith("    **") for line in pitfalls) == 3
+    claim(PAGE, "One call to scaled_dot_product_attention does all four steps")
+    worked = page.split("## A worked example")[1].split("\n## ")[0]
+    assert [line[:11] for line in worked.splitlines() if line.startswith("### Step")] == [
+        f"### Step {i}:" for i in range(1, 5)
+    ]

@@ -54,7 +54,7 @@ def test_didnt_is_three_pieces_and_rows_add_up_to_one(record: dict[str, Any]) ->
 
 
 def test_in_the_default_head_animal_wins_over_the_nearer_street(record: dict[str, Any]) -> None:
-    claim(LESSON_1, "the biggest share goes to animal, and what is left is spread thinly over")
+    claim(LESSON_1, "the head whose it row puts the most weight on animal")
     claim(LESSON_1, "Notice that street sits much closer to it in the sentence than animal does")
     claim(LESSON_1, "yet animal wins")
     tokens = record["sentences"][0]["tokens"]
@@ -113,6 +113,21 @@ def test_the_output_stays_in_the_triangle_of_the_values() -> None:
 def test_step_one_quotes_the_worked_examples_dot_product() -> None:
     claim(LESSON_1, "dot([1, 0, 1, 0], [1, 0, 1, 0]) is 2")
     assert sum(a * b for a, b in zip([1, 0, 1, 0], [1, 0, 1, 0], strict=True)) == 2
+
+
+def test_steps_6_and_7_have_a_case_with_scores_in_the_thousands() -> None:
+    claim(LESSON_1, "One case has scores in the thousands.")
+    import sys
+
+    sys.path.insert(0, str(ROOT / "snippets" / "practice"))
+    import _harness as h
+
+    for step in ("06_causal", "07_many_queries"):
+        checks = h.load_step(ROOT / "snippets" / "practice" / "attention" / step / "checks.py")
+        cases = checks.cases()
+        raw = [np.abs(np.asarray(c.args[0]) @ np.asarray(c.args[1]).T).max() for c in cases]
+        assert max(raw) >= 1000, f"{step}: the largest raw score is {max(raw)}"
+        assert sum(x >= 1000 for x in raw) == 1, step  # one such case
 
 
 def test_math_exp_1000_overflows() -> None:

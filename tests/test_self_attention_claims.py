@@ -207,3 +207,11 @@ def test_a_new_token_changes_nothing_for_the_ones_before() -> None:
     first = scaled_dot_product_attention(q[:4], k[:4], v[:4], is_causal=True)
     longer = scaled_dot_product_attention(q, k, v, is_causal=True)  # one token appended
     np.testing.assert_allclose(longer[:4], first, rtol=1e-13)
+
+
+def test_the_cheat_sheet_has_eight_lines() -> None:
+    claim(PAGE, "Self-attention and multi-head attention in eight lines")
+    text = (Path(__file__).resolve().parent.parent / "docs" / PAGE).read_text(encoding="utf-8")
+    sheet = text.split('!!! tip "Self-attention and multi-head attention in eight lines"')[1]
+    body = sheet.split("\n## ")[0].splitlines()
+    assert sum(line.startswith("    - ") for line in body) == 8
