@@ -60,6 +60,14 @@ def _torch_mha(d: int, heads: int, layer: EncoderLayerWeights, mha: Any) -> None
         mha.out_proj.bias.copy_(t(layer.b_o))
 
 
+def layer_and_batch(
+    seed: int, n: int, d: int, *, d_ff: int, batch: int
+) -> tuple[EncoderLayerWeights, np.ndarray]:
+    """Random layer weights from ``seed``, and ``batch`` random sequences of ``n`` tokens."""
+    layer = EncoderLayerWeights.random(d, d_ff, seed=seed)
+    return layer, np.random.default_rng(seed + 1).standard_normal((batch, n, d))
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     st.integers(0, 2**32 - 1),
@@ -70,8 +78,7 @@ def test_multi_head_attention_with_biases_equals_torch(
     seed: int, n: int, shape: tuple[int, int]
 ) -> None:
     d, heads = shape
-    layer = EncoderLayerWeights.random(d, 2 * d, seed=seed)
-    x = np.random.default_rng(seed + 1).standard_normal((3, n, d))
+    layer, x = layer_and_batch(seed, n, d, d_ff=2 * d, batch=3)
     mha = torch.nn.MultiheadAttention(d, heads, bias=True, batch_first=True).double().eval()
     _torch_mha(d, heads, layer, mha)
     with torch.no_grad():
@@ -91,8 +98,7 @@ def test_encoder_layer_equals_torch_transformer_encoder_layer(
     seed: int, n: int, shape: tuple[int, int]
 ) -> None:
     d, heads = shape
-    layer = EncoderLayerWeights.random(d, 4 * d, seed=seed)
-    x = np.random.default_rng(seed + 1).standard_normal((2, n, d))
+    layer, x = layer_and_batch(seed, n, d, d_ff=4 * d, batch=2)
     torch_layer = (
         torch.nn.TransformerEncoderLayer(
             d,

@@ -121,13 +121,9 @@ def compare_in_node(
     tokenizer.write_bytes(ex.browser_tokenizer_json(tokenizer_source))
     cases_file = tmp_path / "cases.json"
     cases_file.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    command = [node, str(SCRIPT), str(tokenizer), str(cases_file)]
     return subprocess.run(
-        [node, str(SCRIPT), str(tokenizer), str(cases_file)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=timeout,
-        check=False,
+        command, capture_output=True, text=True, cwd=ROOT, timeout=timeout, check=False
     )
 
 

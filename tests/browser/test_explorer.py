@@ -287,16 +287,20 @@ def test_ten_states_match_attention_ref(page: Any, site_url: str) -> None:
     assert len({(tuple(q), s, d) for q, s, d in states}) >= 10, "the states must differ"
 
 
+def tab_until(page: Any, selector: str, what: str, presses: int = 300) -> None:
+    """Press Tab until the focused element matches ``selector``; fail naming ``what``."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    pytest.fail(f"Tab never reached {what} ({presses} presses)")
+
+
 def test_keyboard_reaches_it_without_scrolling(page: Any, site_url: str) -> None:
     """Built lazily, the explorer is still ready by the time Tab gets there."""
     page.goto(site_url + "attention/", wait_until="load")
     assert page.locator(".ex").get_attribute("data-widget-state") == "waiting"
-    for _ in range(300):
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.matches('.ex, .ex select')"):
-            break
-    else:
-        pytest.fail("Tab never reached the explorer")
+    tab_until(page, ".ex, .ex select", "the explorer")
     # Tab may land on the box while it is still being built: focus then moves on to
     # the plane selector, its first control, once it is ready.
     page.wait_for_function("() => document.activeElement.matches('.ex select')")
@@ -310,12 +314,7 @@ def test_keyboard_only(page: Any, site_url: str) -> None:
     active = "() => document.activeElement.closest('.ex') ? (document.activeElement.id || "
     active += "document.activeElement.classList[0]) : null"
     # Tab from the top of the page until the plane selector has the focus.
-    for _ in range(300):
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.matches('.ex select')"):
-            break
-    else:
-        pytest.fail("Tab never reached the explorer's plane selector")
+    tab_until(page, ".ex select", "the explorer's plane selector")
     page.keyboard.press("Tab")
     assert page.evaluate(active) == "ex__handle"
     outline = page.evaluate("() => getComputedStyle(document.activeElement).strokeDasharray")
