@@ -91,6 +91,16 @@ def wait_done(page: Any, step: str) -> str:
     return str(runner(page, step).get_attribute("data-state"))
 
 
+def open_practice(page: Any, url: str, step: str = "01_dot") -> Any:
+    """Open ``url``, bring its practice section near the screen, wait for ``step``'s editor
+    and for Python to be ready; return the page."""
+    page.goto(url, wait_until="load")
+    page.locator(f"#practice-{step.split('_', 1)[1]}").scroll_into_view_if_needed()
+    page.wait_for_selector(f".practice__runner[data-step='{step}'] .cm-editor", timeout=WAIT_MS)
+    page.wait_for_selector(".practice__loader[data-state='ready']", timeout=WAIT_MS)
+    return page
+
+
 def practice_workers(page: Any) -> list[str]:
     """The practice workers alive in the page (Material runs a search worker too)."""
     return [w.url for w in page.workers if w.url.endswith("/javascripts/practice/worker.js")]

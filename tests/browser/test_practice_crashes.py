@@ -18,7 +18,14 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import PageGuard
-from tests.browser.test_practice import WAIT_MS, run_code, runner, set_code, source, wait_done
+from tests.browser.test_practice import (
+    open_practice,
+    run_code,
+    runner,
+    set_code,
+    source,
+    wait_done,
+)
 
 STEP = "01_dot"
 #: The live region's verdict stays short: one sentence or two, never a traceback.
@@ -36,11 +43,7 @@ PYODIDE_FATAL = (
 
 @pytest.fixture
 def practice(page: Any, site_url: str) -> Any:
-    page.goto(site_url + "attention/", wait_until="load")
-    page.locator("#practice-dot").scroll_into_view_if_needed()
-    page.wait_for_selector(f".practice__runner[data-step='{STEP}'] .cm-editor", timeout=WAIT_MS)
-    page.wait_for_selector(".practice__loader[data-state='ready']", timeout=WAIT_MS)
-    return page
+    return open_practice(page, site_url + "attention/", STEP)
 
 
 def verdict(page: Any) -> str:

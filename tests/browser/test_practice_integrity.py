@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_practice import WAIT_MS, run_code, runner, source
+from tests.browser.test_practice import open_practice, run_code, runner, source
 
 STEP = "01_dot"
 WRONG = "def dot(a, b):\n    return 0\n"
@@ -84,11 +84,7 @@ def outcome(page: Any) -> str | None:
 
 @pytest.fixture
 def practice(page: Any, site_url: str) -> Any:
-    page.goto(site_url + "attention/", wait_until="load")
-    page.locator("#practice-dot").scroll_into_view_if_needed()
-    page.wait_for_selector(f".practice__runner[data-step='{STEP}'] .cm-editor", timeout=WAIT_MS)
-    page.wait_for_selector(".practice__loader[data-state='ready']", timeout=WAIT_MS)
-    return page
+    return open_practice(page, site_url + "attention/", STEP)
 
 
 @pytest.mark.parametrize("trick", sorted(TRICKS))
