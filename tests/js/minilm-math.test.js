@@ -65,6 +65,41 @@ test("linear on 5 tokens and 3 outputs (past the 4 x 2 blocks), worked by hand",
     [1, 3, 6, 2, 4, 7, 3, 7, 12, 2, 6, 11, 6, 12, 19]);
 });
 
+test("linear equals a plain triple loop on every shape from 1 x 1 x 1 to 9 x 7 x 9 (each block edge)", () => {
+  // The oracle: y[i][o] = b[o] + sum_k x[i][k] w[o][k], one multiply-add at a time, in float64.
+  let seed = 7;
+  const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  for (let n = 1; n <= 9; n++) {
+    for (let dIn = 1; dIn <= 7; dIn += 3) {
+      for (let dOut = 1; dOut <= 9; dOut++) {
+        const x = matrix(n, dIn, Float32Array.from({ length: n * dIn }, next));
+        const w = matrix(dOut, dIn, Float32Array.from({ length: dOut * dIn }, next));
+        const b = Float32Array.from({ length: dOut }, next);
+        const y = linear(x, w, b);
+        assert.equal(y.rows, n);
+        assert.equal(y.cols, dOut);
+        for (let i = 0; i < n; i++) {
+          for (let o = 0; o < dOut; o++) {
+            let s = b[o];
+            for (let k = 0; k < dIn; k++) s += x.data[i * dIn + k] * w.data[o * dIn + k];
+            const got = y.data[i * dOut + o];
+            assert.ok(Math.abs(got - s) <= 1e-6 * Math.max(1, Math.abs(s)), `${n}x${dIn}x${dOut} [${i}][${o}]: ${got} vs ${s}`);
+          }
+        }
+      }
+    }
+  }
+});
+
+test("linear writes into a given output matrix, and refuses one of the wrong shape", () => {
+  const x = mat([[1, 2], [3, 4]]);
+  const w = mat([[1, 0], [0, 1], [1, 1]]);
+  const out = matrix(2, 3);
+  assert.equal(linear(x, w, vec([0, 0, 0]), out), out);
+  assert.deepEqual(Array.from(out.data), [1, 2, 3, 3, 4, 7]);
+  assert.throws(() => linear(x, w, vec([0, 0, 0]), matrix(3, 2)), /out is 3 x 2, expected 2 x 3/);
+});
+
 test("linear refuses shapes that do not fit, naming them", () => {
   assert.throws(() => linear(mat([[1, 2]]), mat([[1, 2, 3]]), vec([0])), /x has 2 columns, w expects 3/);
   assert.throws(() => linear(mat([[1, 2]]), mat([[1, 2]]), vec([0, 0])), /b has 2 entries, w has 1 rows/);
