@@ -101,6 +101,7 @@ function layout(box, data, id) {
     tableHead: h("thead"),
     tableBody: h("tbody"),
     live: h("p", { class: "visually-hidden", "aria-live": "polite", "aria-atomic": "true", "data-hd": "live" }),
+    mapScroll: h("div", { class: "widget__scroll", "data-hd": "map-scroll" }),
     own: h("div"), // the own-sentence form takes its place (mount)
   };
   ui.grid = h(
@@ -114,6 +115,7 @@ function layout(box, data, id) {
     },
     ui.buttons,
   );
+  ui.mapScroll.append(ui.map);
   ui.map.append(h("span", { class: "heads__corner" }, "query ↓ key →"), ui.cols, ui.rows, h("div", { class: "heads__cells" }, ui.canvas));
   ui.details = h(
     "details",
@@ -134,7 +136,7 @@ function layout(box, data, id) {
       { class: "heads__full-help" },
       "Rows are queries, columns are keys; each row sums to 1. Point at a cell to read its weight; every weight is in the table below.",
     ),
-    h("div", { class: "widget__scroll" }, ui.map),
+    ui.mapScroll,
     ui.readout,
     ui.details,
   );
@@ -259,12 +261,30 @@ function renderFull(ctx) {
   ui.cols.replaceChildren(...labels());
   ui.rows.replaceChildren(...labels());
   draw(ui.canvas, state.shown.matrix, scaleOf(getComputedStyle(ctx.box)));
+  scrollStop(ui);
   ui.readout.textContent = "";
   ui.tableCaption.textContent = `Attention weights of layer ${state.layer + 1}, head ${head + 1}, ${labelOf(
     sent,
   )}: rows are queries, columns are keys; each row sums to 1.`;
   renderTable(ctx);
   ui.buttons.forEach((b, i) => b.setAttribute("aria-expanded", String(i === head)));
+}
+
+/**
+ * The open head's picture scrolls sideways when its tokens do not fit (a long sentence, a
+ * phone): only then is its box a named tab stop, so that a keyboard can scroll it too.
+ */
+function scrollStop({ ui }) {
+  const s = ui.mapScroll;
+  if (s.scrollWidth > s.clientWidth + 1) {
+    s.tabIndex = 0;
+    s.setAttribute("role", "region");
+    s.setAttribute("aria-labelledby", ui.title.id);
+  } else {
+    s.removeAttribute("tabindex");
+    s.removeAttribute("role");
+    s.removeAttribute("aria-labelledby");
+  }
 }
 
 /** Every number of the open head, filled only while the <details> is open. */
