@@ -261,7 +261,7 @@ function renderFull(ctx) {
   ui.cols.replaceChildren(...labels());
   ui.rows.replaceChildren(...labels());
   draw(ui.canvas, state.shown.matrix, scaleOf(getComputedStyle(ctx.box)));
-  scrollStop(ui);
+  scrollStop(ctx);
   ui.readout.textContent = "";
   ui.tableCaption.textContent = `Attention weights of layer ${state.layer + 1}, head ${head + 1}, ${labelOf(
     sent,
