@@ -19,8 +19,9 @@
 // them over and the rest stays here. Without WebAssembly SIMD, the loop below does it all.
 import { SCRATCH_FLOATS, simdArena } from "./minilm-simd.js";
 //
-// Numbers are stored as float32 (Float32Array) and every sum is accumulated in a
-// JavaScript number (float64) before it is stored; the weights arrive as float16.
+// Numbers are stored as float32 (Float32Array) and every sum here is accumulated in a
+// JavaScript number (float64) before it is stored (the SIMD kernel's dot products add
+// four float32 partial sums, see minilm-simd.js); the weights arrive as float16.
 // A matrix is {rows, cols, data} with data row-major: data[i * cols + j].
 // Linear weights keep the weights file's layout, (out, in): y = x @ w^T + b, so each
 // output is a dot product of two contiguous rows.
