@@ -85,9 +85,9 @@ export function createModel(manifestUrl = MANIFEST_URL) {
 let shared = null;
 
 /**
- * The page's one model: every widget (lesson 1's heatmap, lesson 2's heads) runs its
- * sentences here, so the weights download and load once, and stay loaded across
- * Material's instant navigation between the lessons.
+ * The page's one model: every widget on it (lesson 1's heatmap, lesson 2's heads) runs
+ * its sentences here, in one worker, with one download. On the other lesson's page the
+ * files come from Cache Storage (minilm-fetch.js), and the consent is not asked again.
  */
 export function sharedModel() {
   shared ??= createModel();
