@@ -495,7 +495,7 @@ def test_fast_switching_keeps_the_views_in_step(page: Any, site_url: str, widget
     run = reference(text)
     for layer, head in [(0, 0), (5, 11), (2, 7), (4, 1), (3, 3)]:
         widget.show(page, layer, head)
-    widget.check_fixed_sentence(page)
+    page.locator(widget.box).get_by_role("radio", name="…too tired").check()
     widget.own_radio(page).check()
     widget.check_in_step(page, run, 3, 3)
     check_table(page, widget, run.attentions[3, 3], run.tokens)
