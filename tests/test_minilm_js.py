@@ -61,15 +61,17 @@ def test_node_forward_pass_matches_attention_ref(export_dir: Path, tmp_path: Pat
     worst_all = 0.0
     for run, result in zip(runs, results, strict=True):
         n = len(run.tokens)
-        got = np.asarray(result["attentions"], dtype=np.float64).reshape(6, 12, n, n)
-        diff = np.abs(got - run.attentions)
-        worst = float(diff.max())
-        where = np.unravel_index(int(diff.argmax()), diff.shape)
-        print(
-            f"\n{n} tokens: worst |JS - attention_ref| = {worst:.2e} "
-            f"at (layer, head, q, k) = {tuple(int(i) for i in where)}"
-        )
-        assert worst <= BOUND, f"{run.text!r}: {worst} at {where}"
-        assert np.allclose(got.sum(axis=-1), 1.0, atol=1e-5)
-        worst_all = max(worst_all, worst)
+        assert result["simd"], "node has WebAssembly SIMD: the kernel should have been used"
+        for key, how in [("attentions", "SIMD kernel"), ("plainAttentions", "plain JS")]:
+            got = np.asarray(result[key], dtype=np.float64).reshape(6, 12, n, n)
+            diff = np.abs(got - run.attentions)
+            worst = float(diff.max())
+            where = np.unravel_index(int(diff.argmax()), diff.shape)
+            print(
+                f"\n{n} tokens, {how}: worst |JS - attention_ref| = {worst:.2e} "
+                f"at (layer, head, q, k) = {tuple(int(i) for i in where)}"
+            )
+            assert worst <= BOUND, f"{run.text!r}, {how}: {worst} at {where}"
+            assert np.allclose(got.sum(axis=-1), 1.0, atol=1e-5)
+            worst_all = max(worst_all, worst)
     assert worst_all > 0, "float16 weights cannot give exactly the float64 weights: compare failed"

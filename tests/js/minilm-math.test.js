@@ -9,6 +9,7 @@ import {
   encoderLayer, erf, feedForward, gelu, halfToFloat32, halfToNumber, layerNorm, linear, matrix,
   multiHeadAttention, shardsForIds, wordRows,
 } from "../../docs/javascripts/lib/minilm-math.js";
+import { kernelBytes, simdArena } from "../../docs/javascripts/lib/minilm-simd.js";
 
 const F = JSON.parse(fs.readFileSync(new URL("./fixtures/minilm-math.json", import.meta.url), "utf8"));
 
@@ -63,6 +64,67 @@ test("linear on 5 tokens and 3 outputs (past the 4 x 2 blocks), worked by hand",
   // row [a, b] -> [a + 2b, 3a + 4b, 5a + 6b] + [0, 0, 1]
   assert.deepEqual(Array.from(linear(x, w, vec([0, 0, 1])).data),
     [1, 3, 6, 2, 4, 7, 3, 7, 12, 2, 6, 11, 6, 12, 19]);
+});
+
+test("linear equals a plain triple loop on every shape from 1 x 1 x 1 to 9 x 7 x 9 (each block edge)", () => {
+  // The oracle: y[i][o] = b[o] + sum_k x[i][k] w[o][k], one multiply-add at a time, in float64.
+  let seed = 7;
+  const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  for (let n = 1; n <= 9; n++) {
+    for (let dIn = 1; dIn <= 7; dIn += 3) {
+      for (let dOut = 1; dOut <= 9; dOut++) {
+        const x = matrix(n, dIn, Float32Array.from({ length: n * dIn }, next));
+        const w = matrix(dOut, dIn, Float32Array.from({ length: dOut * dIn }, next));
+        const b = Float32Array.from({ length: dOut }, next);
+        const y = linear(x, w, b);
+        assert.equal(y.rows, n);
+        assert.equal(y.cols, dOut);
+        for (let i = 0; i < n; i++) {
+          for (let o = 0; o < dOut; o++) {
+            let s = b[o];
+            for (let k = 0; k < dIn; k++) s += x.data[i * dIn + k] * w.data[o * dIn + k];
+            const got = y.data[i * dOut + o];
+            assert.ok(Math.abs(got - s) <= 1e-6 * Math.max(1, Math.abs(s)), `${n}x${dIn}x${dOut} [${i}][${o}]: ${got} vs ${s}`);
+          }
+        }
+      }
+    }
+  }
+});
+
+test("the SIMD kernel's linear equals a plain triple loop, past every block edge (node has WebAssembly SIMD)", () => {
+  assert.ok(WebAssembly.validate(kernelBytes()), "the assembled module is valid WebAssembly");
+  let seed = 11;
+  const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  const arena = simdArena(40 * 1536);
+  assert.ok(arena, "node 20 has WebAssembly SIMD");
+  for (const [n, dIn, dOut] of [[1, 4, 1], [4, 4, 2], [5, 8, 3], [7, 12, 9], [16, 384, 6], [9, 1536, 5]]) {
+    const { offset, data } = arena.alloc(dOut * dIn);
+    data.set(Float32Array.from({ length: dOut * dIn }, next));
+    const w = Object.assign(matrix(dOut, dIn, data), { arena, offset });
+    const x = matrix(n, dIn, Float32Array.from({ length: n * dIn }, next));
+    const b = Float32Array.from({ length: dOut }, next);
+    const y = linear(x, w, b);
+    for (let i = 0; i < n; i++) {
+      for (let o = 0; o < dOut; o++) {
+        let s = b[o];
+        for (let k = 0; k < dIn; k++) s += x.data[i * dIn + k] * w.data[o * dIn + k];
+        const got = y.data[i * dOut + o];
+        // float32 lanes: about 1e-7 of the sum of |terms| per term added
+        assert.ok(Math.abs(got - s) <= 1e-5 * Math.max(1, Math.sqrt(dIn)), `${n}x${dIn}x${dOut} [${i}][${o}]: ${got} vs ${s}`);
+      }
+    }
+  }
+  assert.throws(() => arena.alloc(41 * 1536), /do not fit/);
+});
+
+test("linear writes into a given output matrix, and refuses one of the wrong shape", () => {
+  const x = mat([[1, 2], [3, 4]]);
+  const w = mat([[1, 0], [0, 1], [1, 1]]);
+  const out = matrix(2, 3);
+  assert.equal(linear(x, w, vec([0, 0, 0]), out), out);
+  assert.deepEqual(Array.from(out.data), [1, 2, 3, 3, 4, 7]);
+  assert.throws(() => linear(x, w, vec([0, 0, 0]), matrix(3, 2)), /out is 3 x 2, expected 2 x 3/);
 });
 
 test("linear refuses shapes that do not fit, naming them", () => {

@@ -9,16 +9,25 @@
 // the open head are in a real table, built only while its <details> is open. The widget
 // follows the site's pattern (lib/dom.js): one state object, layout() once, render
 // functions that read the state, wire() for the events.
+//
+// "Try your own sentence" (lib/own-sentence.js, the same field and model as lesson 1's
+// heatmap) adds the reader's sentence: its heads' roles are computed here, in the
+// browser, by lib/head-roles.js, the JavaScript of the rule the build applies in Python.
 import { formatWeight, h, uniqueId } from "./dom.js";
+import { headRole } from "./head-roles.js";
 import { fromUnits, scaleOf } from "./heatmap-math.js";
+import { ownSentence } from "./own-sentence.js";
 import {
   cellAt, checkRoles, defaultLayer, describeHead, headCaption, layerSummary, moveIndex, pixels,
 } from "./heads-math.js";
 
 /** Build the widget in `box` and wire every control. */
-export function mount(box, { attention, roles }) {
+export function mount(box, shared) {
   if (!box.isConnected) return;
-  checkRoles(roles, attention);
+  checkRoles(shared.roles, shared.attention);
+  // The reader's own sentence is added to this widget's copies of the data only.
+  const attention = { ...shared.attention, sentences: [...shared.attention.sentences] };
+  const roles = { ...shared.roles, sentences: { ...shared.roles.sentences } };
   const first = defaultLayer(roles.sentences[attention.sentences[0].id]);
   const state = {
     sentence: 0,
@@ -32,6 +41,7 @@ export function mount(box, { attention, roles }) {
   const ctx = { box, ui: layout(box, attention, uniqueId("hd")), state, attention, roles };
   ctx.ui.layer.value = String(state.layer + 1);
   wire(ctx);
+  ctx.ui.own.replaceWith(ownSentence(ctx.ui.id, (entry) => showOwn(ctx, entry)));
   renderHeads(ctx);
   box.dataset.hdDefault = String(first);
 }
@@ -91,6 +101,8 @@ function layout(box, data, id) {
     tableHead: h("thead"),
     tableBody: h("tbody"),
     live: h("p", { class: "visually-hidden", "aria-live": "polite", "aria-atomic": "true", "data-hd": "live" }),
+    mapScroll: h("div", { class: "widget__scroll", "data-hd": "map-scroll" }),
+    own: h("div"), // the own-sentence form takes its place (mount)
   };
   ui.grid = h(
     "div",
@@ -103,6 +115,7 @@ function layout(box, data, id) {
     },
     ui.buttons,
   );
+  ui.mapScroll.append(ui.map);
   ui.map.append(h("span", { class: "heads__corner" }, "query ↓ key →"), ui.cols, ui.rows, h("div", { class: "heads__cells" }, ui.canvas));
   ui.details = h(
     "details",
@@ -123,7 +136,7 @@ function layout(box, data, id) {
       { class: "heads__full-help" },
       "Rows are queries, columns are keys; each row sums to 1. Point at a cell to read its weight; every weight is in the table below.",
     ),
-    h("div", { class: "widget__scroll" }, ui.map),
+    ui.mapScroll,
     ui.readout,
     ui.details,
   );
@@ -153,16 +166,54 @@ function layout(box, data, id) {
       ui.ramp,
       h("span", {}, "1"),
     ),
+    ui.own,
     ui.full,
     ui.live,
   );
   return ui;
 }
 
+// ------------------------------------------------------------------------------- state
+
+/** How captions name a sentence: “…too tired.”, or "your sentence". */
+const labelOf = (sent) => (sent.own ? "your sentence" : `“…too ${sent.id}.”`);
+
+/**
+ * The reader's sentence arrived (own-sentence.js): its 72 heads get their roles here,
+ * by head-roles.js; it becomes the widget's last sentence (replacing an earlier one),
+ * with its own radio button, shown at the layer whose heads have the most different
+ * roles (the widget's rule for the fixed sentences too). An open head stays open, now
+ * on the reader's sentence. Returns the sentence own-sentence.js shows in its message.
+ */
+function showOwn(ctx, entry) {
+  const { ui, state, attention, roles } = ctx;
+  const layers = entry.attention.map((heads) => heads.map((m) => headRole(m, entry.tokens)));
+  const sent = { id: entry.id, tokens: entry.tokens, attention: entry.attention, scale: entry.scale, own: true };
+  const index = attention.sentences.findIndex((s) => s.own);
+  const at = index >= 0 ? index : attention.sentences.length;
+  attention.sentences[at] = sent;
+  roles.sentences[sent.id] = layers;
+  if (!ui.ownRadio) {
+    ui.ownRadio = h("input", { type: "radio", name: `${ui.id}-s`, value: at, "data-hd": "own" });
+    ui.sentences.append(h("label", { class: "widget__radio" }, ui.ownRadio, " ", h("strong", {}, "your sentence")));
+  }
+  ui.ownRadio.checked = true;
+  state.sentence = at;
+  state.layer = defaultLayer(layers);
+  ui.layer.value = String(state.layer + 1);
+  ctx.rerender();
+  return (
+    `The heads open on layer ${state.layer + 1}, the layer whose heads have the most different roles; ` +
+    "each head's role is worked out in your browser, by the rule the site's build uses."
+  );
+}
+
 // ------------------------------------------------------------------------------ render
 
-const matrixOf = ({ attention }, s, layer, head) =>
-  fromUnits(attention.sentences[s].attention[layer][head], attention.scale);
+const matrixOf = ({ attention }, s, layer, head) => {
+  const sent = attention.sentences[s];
+  return fromUnits(sent.attention[layer][head], sent.scale ?? attention.scale);
+};
 const entriesOf = ({ attention, roles, state }) => roles.sentences[attention.sentences[state.sentence].id][state.layer];
 
 /** Paint `matrix` into `target`, one pixel a cell, in the palette's heat scale. */
@@ -186,9 +237,9 @@ function renderHeads(ctx) {
     b.querySelector(".heads__share").textContent = short;
     b.dataset.role = entries[head].role;
   });
-  ui.status.textContent = `Heads of layer ${state.layer + 1} of ${attention.layers}, with “…too ${
-    attention.sentences[state.sentence].id
-  }.”: ${layerSummary(entries, roles.roles)}.`;
+  ui.status.textContent = `Heads of layer ${state.layer + 1} of ${attention.layers}, with ${labelOf(
+    attention.sentences[state.sentence],
+  )}: ${layerSummary(entries, roles.roles)}.`;
   draw(ui.ramp, [Array.from({ length: 101 }, (_, i) => i / 100)], scale);
 }
 
@@ -204,18 +255,36 @@ function renderFull(ctx) {
   ui.map.style.setProperty("--heads-n", String(sent.tokens.length));
   ui.map.setAttribute(
     "aria-label",
-    `Heatmap of layer ${state.layer + 1}, head ${head + 1}, “…too ${sent.id}.”; its numbers are in the table below`,
+    `Heatmap of layer ${state.layer + 1}, head ${head + 1}, ${labelOf(sent)}; its numbers are in the table below`,
   );
   const labels = () => sent.tokens.map((t) => h("span", { class: "heads__token" }, t));
   ui.cols.replaceChildren(...labels());
   ui.rows.replaceChildren(...labels());
   draw(ui.canvas, state.shown.matrix, scaleOf(getComputedStyle(ctx.box)));
+  scrollStop(ctx);
   ui.readout.textContent = "";
-  ui.tableCaption.textContent = `Attention weights of layer ${state.layer + 1}, head ${head + 1}, “…too ${
-    sent.id
-  }.”: rows are queries, columns are keys; each row sums to 1.`;
+  ui.tableCaption.textContent = `Attention weights of layer ${state.layer + 1}, head ${head + 1}, ${labelOf(
+    sent,
+  )}: rows are queries, columns are keys; each row sums to 1.`;
   renderTable(ctx);
   ui.buttons.forEach((b, i) => b.setAttribute("aria-expanded", String(i === head)));
+}
+
+/**
+ * The open head's picture scrolls sideways when its tokens do not fit (a long sentence, a
+ * phone): only then is its box a named tab stop, so that a keyboard can scroll it too.
+ */
+function scrollStop({ ui }) {
+  const s = ui.mapScroll;
+  if (s.scrollWidth > s.clientWidth + 1) {
+    s.tabIndex = 0;
+    s.setAttribute("role", "region");
+    s.setAttribute("aria-labelledby", ui.title.id);
+  } else {
+    s.removeAttribute("tabindex");
+    s.removeAttribute("role");
+    s.removeAttribute("aria-labelledby");
+  }
 }
 
 /** Every number of the open head, filled only while the <details> is open. */
@@ -293,6 +362,7 @@ function wire(ctx) {
       say(`Now showing ${ui.title.textContent}.`);
     }
   }
+  ctx.rerender = rerender;
 
   ui.details.addEventListener("toggle", () => renderTable(ctx));
   ui.grid.addEventListener("click", (e) => {

@@ -66,6 +66,7 @@ const labelOf = (sent) => (sent.own ? "your sentence" : `“…too ${sent.id}.�
  * The reader's sentence arrived (own-sentence.js): it becomes the widget's last sentence
  * (replacing an earlier one), with its own radio button, and the widget shows it at the
  * head whose rows look least at [CLS] and [SEP], on the row of its first word.
+ * Returns the sentence own-sentence.js shows in its message.
  */
 function showOwn(ui, state, data, dflt, entry) {
   const index = data.sentences.findIndex((s) => s.own);
@@ -85,6 +86,9 @@ function showOwn(ui, state, data, dflt, entry) {
   ui.layer.value = String(state.layer);
   ui.head.value = String(state.head);
   render(ui, state, data, dflt);
+  return `The grid opens on the head whose rows look least at [CLS] and [SEP] (layer ${
+    entry.pick.layer + 1
+  }, head ${entry.pick.head + 1}).`;
 }
 
 // ------------------------------------------------------------------------------ layout

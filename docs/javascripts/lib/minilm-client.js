@@ -27,26 +27,29 @@ export function formatBytes(bytes) {
 }
 
 /**
- * The model in its worker. `run(text, onProgress)` resolves with the result of the
- * latest sentence asked for; a run overtaken by a newer one resolves with null.
+ * The model in its worker. `run(text, onProgress, channel)` resolves with the result of
+ * the latest sentence asked for on that channel (a widget's own name; "" if none); a run
+ * overtaken by a newer one on the same channel resolves with null. Channels share the
+ * worker, its download and its loaded weights, but never each other's results.
  */
 export function createModel(manifestUrl = MANIFEST_URL) {
   let worker = null;
-  let next = 0;
-  const pending = new Map(); // id -> {resolve, reject, onProgress}
+  let next = 0; // the last id asked for, on any channel
+  const latest = new Map(); // channel -> the id of its latest run
+  const pending = new Map(); // id -> {resolve, reject, onProgress, channel}
   function start() {
     worker = new Worker(WORKER_URL, { type: "module" });
     worker.onmessage = (event) => {
       const msg = event.data;
       if (msg.type === "progress") {
-        // The download is shared: an overtaken run's bytes still move the latest bar.
-        pending.get(next)?.onProgress?.(msg.loaded, msg.total);
+        // The download is shared: every channel's latest run sees the same bytes.
+        for (const id of latest.values()) pending.get(id)?.onProgress?.(msg.loaded, msg.total);
         return;
       }
       const p = pending.get(msg.id);
       if (!p) return;
       pending.delete(msg.id);
-      if (msg.id !== next) p.resolve(null); // overtaken: never shown
+      if (msg.id !== latest.get(p.channel)) p.resolve(null); // overtaken: never shown
       else if (msg.type === "result") p.resolve(msg);
       else p.reject(Object.assign(new Error(msg.message), msg));
     };
@@ -57,17 +60,19 @@ export function createModel(manifestUrl = MANIFEST_URL) {
     };
   }
   return {
-    run(text, onProgress) {
+    run(text, onProgress, channel = "") {
       if (worker === null) start();
       next += 1;
       const id = next;
+      latest.set(channel, id);
       for (const [oldId, p] of pending) {
+        if (p.channel !== channel) continue;
         pending.delete(oldId);
         p.resolve(null); // a newer sentence: the older one will not be shown
       }
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject, onProgress });
-        worker.postMessage({ type: "run", id, text, manifestUrl });
+        pending.set(id, { resolve, reject, onProgress, channel });
+        worker.postMessage({ type: "run", id, text, manifestUrl, channel });
       });
     },
     terminate() {
@@ -75,4 +80,16 @@ export function createModel(manifestUrl = MANIFEST_URL) {
       worker = null;
     },
   };
+}
+
+let shared = null;
+
+/**
+ * The page's one model: every widget on it (lesson 1's heatmap, lesson 2's heads) runs
+ * its sentences here, in one worker, with one download. On the other lesson's page the
+ * files come from Cache Storage (minilm-fetch.js), and the consent is not asked again.
+ */
+export function sharedModel() {
+  shared ??= createModel();
+  return shared;
 }

@@ -13,8 +13,15 @@
 // No DOM, no fetch: the worker (minilm-worker.js) calls these, node --test checks them
 // (tests/js/minilm-math.test.js, against numbers attention_ref computed).
 //
-// Numbers are stored as float32 (Float32Array) and every sum is accumulated in a
-// JavaScript number (float64) before it is stored; the weights arrive as float16.
+// Speed: nearly all the work is linear()'s dot products. When the model's matrices are
+// loaded by modelFromGroups, they live in the memory of a small WebAssembly SIMD kernel
+// (minilm-simd.js) that computes those dot products four lanes at a time; linear() hands
+// them over and the rest stays here. Without WebAssembly SIMD, the loop below does it all.
+import { SCRATCH_FLOATS, simdArena } from "./minilm-simd.js";
+//
+// Numbers are stored as float32 (Float32Array) and every sum here is accumulated in a
+// JavaScript number (float64) before it is stored (the SIMD kernel's dot products add
+// four float32 partial sums, see minilm-simd.js); the weights arrive as float16.
 // A matrix is {rows, cols, data} with data row-major: data[i * cols + j].
 // Linear weights keep the weights file's layout, (out, in): y = x @ w^T + b, so each
 // output is a dot product of two contiguous rows.
@@ -40,18 +47,23 @@ export function halfToNumber(h) {
   return sign * (1 + frac / 1024) * 2 ** (exp - 15);
 }
 
-/** Float32Array of the float16 values in `bits` (a Uint16Array, little-endian data). */
-export function halfToFloat32(bits) {
+/** Float32Array of the float16 values in `bits` (a Uint16Array, little-endian data), into `out` if given. */
+export function halfToFloat32(bits, out = new Float32Array(bits.length)) {
   if (HALF_TABLE === null) {
     HALF_TABLE = new Float32Array(65536);
     for (let h = 0; h < 65536; h++) HALF_TABLE[h] = halfToNumber(h);
   }
-  const out = new Float32Array(bits.length);
+  if (out.length !== bits.length) throw new Error(`halfToFloat32: out holds ${out.length}, bits ${bits.length}`);
   for (let i = 0; i < bits.length; i++) out[i] = HALF_TABLE[bits[i]];
   return out;
 }
 
 const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
+// 1/n and 1/(2n+1) for the series below: a multiplication costs far less than a division,
+// and erf is called once for every hidden unit of every token (1536 x 6 a token).
+const SERIES_TERMS = 60;
+const INV_N = Float64Array.from({ length: SERIES_TERMS }, (_, n) => (n ? 1 / n : 0));
+const INV_ODD = Float64Array.from({ length: SERIES_TERMS }, (_, n) => 1 / (2 * n + 1));
 
 /**
  * The error function, to about 1e-15 absolute: its Taylor series at 0 for |x| < 2.5,
@@ -65,9 +77,9 @@ export function erf(x) {
     let term = x; // (-1)^n x^(2n+1) / n!
     let sum = x;
     const x2 = x * x;
-    for (let n = 1; n < 60; n++) {
-      term *= -x2 / n;
-      const add = term / (2 * n + 1);
+    for (let n = 1; n < SERIES_TERMS; n++) {
+      term *= -x2 * INV_N[n];
+      const add = term * INV_ODD[n];
       sum += add;
       if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
     }
@@ -117,17 +129,22 @@ function dot(a, i, b, j, len) {
  * @param {{rows, cols, data}} x  (n, d_in)
  * @param {{rows, cols, data}} w  (d_out, d_in), the weights file's layout
  * @param {Float32Array} b        (d_out,)
- * @returns (n, d_out)
+ * @param {{rows, cols, data}} [out]  (n, d_out), written over (a new matrix if not given)
+ * @returns out
  */
-export function linear(x, w, b) {
+export function linear(x, w, b, out = matrix(x.rows, w.rows)) {
   if (x.cols !== w.cols) throw new Error(`linear: x has ${x.cols} columns, w expects ${w.cols}`);
   if (b.length !== w.rows) throw new Error(`linear: b has ${b.length} entries, w has ${w.rows} rows`);
+  if (out.rows !== x.rows || out.cols !== w.rows) {
+    throw new Error(`linear: out is ${out.rows} x ${out.cols}, expected ${x.rows} x ${w.rows}`);
+  }
+  // A matrix of the loaded model: its dot products by the SIMD kernel (minilm-simd.js).
+  if (w.arena && x.cols % 4 === 0 && x.data.length <= SCRATCH_FLOATS) return w.arena.linear(x, w, b, out);
   const n = x.rows;
   const dIn = x.cols;
   const dOut = w.rows;
   const xs = x.data;
   const ws = w.data;
-  const out = matrix(n, dOut);
   const ys = out.data;
   // Blocks of four tokens by two outputs: each weight loaded once serves four tokens and
   // each token's value two outputs (1.6x faster than one dot product at a time in V8).
@@ -344,11 +361,16 @@ export const LAYER_NAMES = Object.freeze({
 /**
  * The model from its manifest and the bytes of its group files (float16, see
  * site_build/minilm_export.py): matrices for 2-D arrays, Float32Arrays for vectors.
+ * The matrices are placed in the SIMD kernel's memory when the platform has one.
  * @param manifest  the parsed manifest.json
  * @param groupBytes  {groupName: ArrayBuffer}
+ * @param {{simd?: boolean}} [options]  simd: false keeps every dot product in JavaScript
  */
-export function modelFromGroups(manifest, groupBytes) {
+export function modelFromGroups(manifest, groupBytes, { simd = true } = {}) {
   const arrays = {};
+  const size = (t) => t.shape.reduce((a, b) => a * b, 1);
+  const planes = manifest.groups.flatMap((g) => g.tensors).filter((t) => t.shape.length === 2);
+  const arena = simd ? simdArena(planes.reduce((sum, t) => sum + size(t) + 3, 0)) : null;
   for (const group of manifest.groups) {
     const buffer = groupBytes[group.name];
     if (!buffer) throw new Error(`model: no bytes for group ${group.name}`);
@@ -357,8 +379,15 @@ export function modelFromGroups(manifest, groupBytes) {
       if (t.offset + 2 * count > buffer.byteLength) {
         throw new Error(`model: ${t.name} needs bytes ${t.offset}..${t.offset + 2 * count}, ${group.name} has ${buffer.byteLength}`);
       }
-      const values = halfToFloat32(new Uint16Array(buffer, t.offset, count));
-      arrays[t.name] = t.shape.length === 2 ? matrix(t.shape[0], t.shape[1], values) : values;
+      const bits = new Uint16Array(buffer, t.offset, count);
+      if (t.shape.length !== 2) {
+        arrays[t.name] = halfToFloat32(bits);
+      } else if (arena) {
+        const { offset, data } = arena.alloc(count);
+        arrays[t.name] = Object.assign(matrix(t.shape[0], t.shape[1], halfToFloat32(bits, data)), { arena, offset });
+      } else {
+        arrays[t.name] = matrix(t.shape[0], t.shape[1], halfToFloat32(bits));
+      }
     }
   }
   const get = (name) => {
@@ -373,6 +402,7 @@ export function modelFromGroups(manifest, groupBytes) {
   }
   return {
     config: manifest.config,
+    simd: arena !== null,
     embeddings: {
       positions: get("embeddings.position_embeddings.weight"),
       tokenTypes: get("embeddings.token_type_embeddings.weight"),

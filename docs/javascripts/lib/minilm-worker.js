@@ -1,20 +1,21 @@
 // The Web Worker that runs all-MiniLM-L6-v2 on the reader's sentence, off the page's
 // thread. Started by minilm-client.js only after the reader agreed to the download.
 //
-// Messages in:  {type: "run", id, text, manifestUrl}
+// Messages in:  {type: "run", id, text, manifestUrl, channel}   ids grow on every channel
 // Messages out: {type: "progress", id, loaded, total}            bytes, as they arrive
 //               {type: "result", id, tokens, ids, attentions, ms} attentions: one
 //                   Float32Array (heads * n * n) per layer, transferred
 //               {type: "error", id, kind, message, ...}           kind: empty | too-long
 //                   (the sentence) or missing | short | corrupt | network (a file)
-// A run whose id is older than the latest asked for is dropped before it computes.
+// A run whose id is older than the latest asked for on its channel (one widget) is
+// dropped before it computes.
 import { Tokenizer } from "../../vendor/tokenizers/tokenizers.min.mjs";
 
 import { ModelFileError, fetchVerified } from "./minilm-fetch.js";
 import { modelFromGroups, runModel, shardsForIds, wordRows } from "./minilm-math.js";
 import { encodeSentence, makeTokenizer } from "./minilm-tokenize.js";
 
-let latest = 0;
+const latest = new Map(); // channel -> the id of its latest run
 let manifestP = null; // Promise of {manifest, base, tokenizer}; reset on failure
 let modelP = null; // Promise of the model (modelFromGroups); reset on failure
 const shardCache = new Map(); // shard index -> ArrayBuffer
@@ -65,8 +66,10 @@ async function settle(promise, reset) {
   }
 }
 
-async function run({ id, text, manifestUrl }) {
-  if (id < latest) return; // a newer sentence was asked for: drop this one
+const overtaken = (id, channel) => id < (latest.get(channel ?? "") ?? 0);
+
+async function run({ id, text, manifestUrl, channel }) {
+  if (overtaken(id, channel)) return; // a newer sentence was asked for: drop this one
   // An empty sentence needs no model: refused before anything loads.
   if (typeof text !== "string" || text.trim() === "") encodeSentence(null, text);
   if (manifestP === null) manifestP = loadTokenizer(manifestUrl, id);
@@ -85,7 +88,7 @@ async function run({ id, text, manifestUrl }) {
     const entry = words.shards[s];
     shardCache.set(s, await fetchVerified(new URL(entry.path, m.base).href, entry, m.count));
   }
-  if (id < latest) return;
+  if (overtaken(id, channel)) return;
   const shards = Object.fromEntries(shardsForIds(ids, words.rows_per_shard).map((s) => [s, shardCache.get(s)]));
   const start = performance.now();
   const { attentions } = runModel(model, wordRows(ids, shards, words.rows_per_shard, words.width));
@@ -97,7 +100,8 @@ async function run({ id, text, manifestUrl }) {
 self.onmessage = (event) => {
   const msg = event.data;
   if (msg?.type !== "run") return;
-  latest = Math.max(latest, msg.id);
+  const channel = msg.channel ?? "";
+  latest.set(channel, Math.max(latest.get(channel) ?? 0, msg.id));
   queue = queue.then(() =>
     run(msg).catch((err) => {
       self.postMessage({

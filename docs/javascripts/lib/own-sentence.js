@@ -1,7 +1,10 @@
-// "Try your own sentence": the field under lesson 1's heatmap that runs all-MiniLM-L6-v2
-// on the reader's text, in the reader's browser (lib/minilm-client.js and its worker).
-// Built in the widget pattern of lib/dom.js: ownSentence(id, onResult) returns the DOM
-// and keeps its own state; the heatmap (heatmap-widget.js) shows what onResult receives.
+// "Try your own sentence": the field under lesson 1's heatmap and lesson 2's heads that
+// runs all-MiniLM-L6-v2 on the reader's text, in the reader's browser (lib/minilm-client.js
+// and its worker). Built in the widget pattern of lib/dom.js: ownSentence(id, onResult)
+// returns the DOM and keeps its own state; the widget (heatmap-widget.js, heads-widget.js)
+// shows what onResult receives. Both widgets share one model (sharedModel: one worker,
+// one download) and one consent: agreeing to the download once, on either lesson, is
+// enough for the page's whole visit.
 //
 // The flow: an empty field is refused at once (nothing loads); the first real sentence
 // asks before downloading, with the size; a progress bar follows the bytes; a failure
@@ -44,15 +47,20 @@ export function nestAttention(attentions, heads, n) {
   );
 }
 
+/** Whether the reader agreed to the download (once for every widget of the visit). */
+const consent = { given: false };
+
 /**
  * The form and its messages.
- * @param {string} id                    a page-unique prefix
- * @param {(entry: object) => void} onResult  called with {id, label, text, tokens,
- *        attention (layers, heads, n, n) in [0, 1], scale: 1, pick: {layer, head, special}}
+ * @param {string} id                    a page-unique prefix; also the widget's channel
+ *        of the shared model, so that two widgets never receive each other's results
+ * @param {(entry: object) => string} onResult  called with {id, label, text, tokens,
+ *        attention (layers, heads, n, n) in [0, 1], scale: 1, pick: {layer, head, special}};
+ *        returns the sentence saying what the widget now shows (for the message)
  * @param {object} [deps]                stand-ins for tests: {client}
  */
 export function ownSentence(id, onResult, deps = {}) {
-  const state = { consented: false, busy: 0, lastText: null, model: null };
+  const state = { busy: 0, lastText: null, model: null };
   const loadClient = () => deps.client ?? import("./minilm-client.js");
   const ui = {
     input: h("input", {
@@ -109,7 +117,7 @@ export function ownSentence(id, onResult, deps = {}) {
     let client;
     try {
       client = await loadClient();
-      if (!state.consented) {
+      if (!consent.given) {
         setState("sizing");
         say("Finding out how much the model weighs…");
         const use = await client.firstUse();
@@ -119,35 +127,36 @@ export function ownSentence(id, onResult, deps = {}) {
           say(
             `This runs all-MiniLM-L6-v2 in your browser. It downloads once, then your browser keeps it.`,
             button(`Load the model: ${client.formatBytes(use.bytes)}, once`, () => {
-              state.consented = true;
+              consent.given = true;
               start(state.lastText);
             }, { "data-own": "consent" }),
           );
           return;
         }
-        state.consented = true;
+        consent.given = true;
       }
-      state.model ??= client.createModel();
+      state.model ??= client.sharedModel();
       setState("running");
       say("Running the model…");
       ui.progress.hidden = false;
       ui.progress.value = 0;
-      const result = await state.model.run(text, (loaded, total) => {
-        ui.progress.max = Math.max(total, 1);
-        ui.progress.value = loaded;
-        say(`Loading the model: ${client.formatBytes(loaded)} of ${client.formatBytes(total)}`);
-      });
+      const result = await state.model.run(
+        text,
+        (loaded, total) => {
+          ui.progress.max = Math.max(total, 1);
+          ui.progress.value = loaded;
+          say(`Loading the model: ${client.formatBytes(loaded)} of ${client.formatBytes(total)}`);
+        },
+        id,
+      );
       if (result === null || ticket !== state.busy) return; // overtaken by a newer sentence
       ui.progress.hidden = true;
       const n = result.tokens.length;
       const attention = nestAttention(result.attentions, result.attentions[0].length / (n * n), n);
       const pick = leastSpecialHead(attention, result.tokens);
+      const shown = onResult({ id: "own", label: "your sentence", text, tokens: result.tokens, attention, scale: 1, pick });
       setState("done");
-      say(
-        `Your sentence gives ${n} tokens. The grid opens on the head whose rows look least at ` +
-          `[CLS] and [SEP] (layer ${pick.layer + 1}, head ${pick.head + 1}). ${PRECISION_NOTE}`,
-      );
-      onResult({ id: "own", label: "your sentence", text, tokens: result.tokens, attention, scale: 1, pick });
+      say(`Your sentence gives ${n} tokens. ${shown} ${PRECISION_NOTE}`);
     } catch (err) {
       if (ticket !== state.busy) return;
       ui.progress.hidden = true;
