@@ -16,7 +16,7 @@
 import { formatWeight, h, uniqueId } from "./dom.js";
 import { headRole } from "./head-roles.js";
 import { fromUnits, scaleOf } from "./heatmap-math.js";
-import { ownSentence } from "./own-sentence.js";
+import { ownSentence, ownSentenceRadio, sentencePicker } from "./own-sentence.js";
 import {
   cellAt, checkRoles, defaultLayer, describeHead, headCaption, layerSummary, moveIndex, pixels,
 } from "./heads-math.js";
@@ -57,20 +57,7 @@ function layout(box, data, id) {
       // Option values are layer numbers as shown (from 1); state.layer counts from 0.
       Array.from({ length: data.layers }, (_, i) => h("option", {}, String(i + 1))),
     ),
-    sentences: h(
-      "fieldset",
-      { class: "widget__sentences" },
-      h("legend", {}, "Sentence"),
-      data.sentences.map((s, i) =>
-        h(
-          "label",
-          { class: "widget__radio" },
-          h("input", { type: "radio", name: `${id}-s`, value: i, checked: i === 0 }),
-          " …too ",
-          h("strong", {}, s.id),
-        ),
-      ),
-    ),
+    sentences: sentencePicker(id, data.sentences),
     status: h("p", { class: "heads__status", "data-hd": "status", id: `${id}-status` }),
     buttons: Array.from({ length: data.heads }, (_, head) =>
       h(
@@ -193,10 +180,7 @@ function showOwn(ctx, entry) {
   const at = index >= 0 ? index : attention.sentences.length;
   attention.sentences[at] = sent;
   roles.sentences[sent.id] = layers;
-  if (!ui.ownRadio) {
-    ui.ownRadio = h("input", { type: "radio", name: `${ui.id}-s`, value: at, "data-hd": "own" });
-    ui.sentences.append(h("label", { class: "widget__radio" }, ui.ownRadio, " ", h("strong", {}, "your sentence")));
-  }
+  ui.ownRadio ??= ownSentenceRadio(ui.sentences, ui.id, at, { "data-hd": "own" });
   ui.ownRadio.checked = true;
   state.sentence = at;
   state.layer = defaultLayer(layers);

@@ -6,7 +6,7 @@
 // formatWeight parts once, render() redraws everything that depends on the state, wire() turns
 // events into state changes followed by a render.
 import { DIGITS, formatWeight, h, uniqueId } from "./dom.js";
-import { ownSentence } from "./own-sentence.js";
+import { ownSentence, ownSentenceRadio, sentencePicker } from "./own-sentence.js";
 import {
   defaultHead, describeChange, fromUnits, keptIndices, restrict, scalePosition, strongestKey, tokenIndex,
 } from "./heatmap-math.js";
@@ -74,10 +74,7 @@ function showOwn(ui, state, data, dflt, entry) {
   if (index >= 0) data.sentences[index] = sent;
   else data.sentences.push(sent);
   const at = index >= 0 ? index : data.sentences.length - 1;
-  if (!ui.ownRadio) {
-    ui.ownRadio = h("input", { type: "radio", name: `${ui.id}-s`, value: at, "data-hm": "own" });
-    ui.sentences.append(h("label", { class: "widget__radio" }, ui.ownRadio, " ", h("strong", {}, "your sentence")));
-  }
+  ui.ownRadio ??= ownSentenceRadio(ui.sentences, ui.id, at, { "data-hm": "own" });
   ui.ownRadio.checked = true;
   state.sentence = at;
   state.layer = entry.pick.layer;
@@ -102,20 +99,7 @@ function layout(box, data, id) {
     layer: h("select", { "data-hm": "layer" }, options(data.layers)),
     head: h("select", { "data-hm": "head" }, options(data.heads)),
     hide: h("input", { type: "checkbox", "data-hm": "hide" }),
-    sentences: h(
-      "fieldset",
-      { class: "widget__sentences" },
-      h("legend", {}, "Sentence"),
-      data.sentences.map((s, i) =>
-        h(
-          "label",
-          { class: "widget__radio" },
-          h("input", { type: "radio", name: `${id}-s`, value: i, checked: i === 0 }),
-          " …too ",
-          h("strong", {}, s.id),
-        ),
-      ),
-    ),
+    sentences: sentencePicker(id, data.sentences),
     sentence: h("p", { class: "heatmap__sentence", "data-hm": "sentence" }),
     status: h("p", { class: "heatmap__status", "data-hm": "status" }),
     caption: h("caption", { id: `${id}-cap` }),

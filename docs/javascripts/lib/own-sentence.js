@@ -14,6 +14,36 @@ import { h } from "./dom.js";
 import { leastSpecialHead } from "./head-roles.js";
 import { TOKEN_LIMIT } from "./minilm-tokenize.js";
 
+/** One radio button of a widget's sentence picker: `before`, then `name` in bold. */
+function sentenceRadio(group, value, before, name, attrs = {}) {
+  const input = h("input", { type: "radio", name: group, value, ...attrs });
+  return { input, label: h("label", { class: "widget__radio" }, input, before, h("strong", {}, name)) };
+}
+
+/**
+ * The sentence picker of the heatmap and the heads widget: a radio button a fixed
+ * sentence ("…too tired", "…too wide"), the first checked. The reader's sentence gets
+ * its own button from ownSentenceRadio once it has run.
+ * @param {string} id the widget's id (the buttons' group is `${id}-s`)
+ * @param {{id: string}[]} sentences the fixed sentences, in order
+ * @returns {HTMLFieldSetElement}
+ */
+export function sentencePicker(id, sentences) {
+  const radios = sentences.map((s, i) => sentenceRadio(`${id}-s`, i, " …too ", s.id, { checked: i === 0 }).label);
+  return h("fieldset", { class: "widget__sentences" }, h("legend", {}, "Sentence"), radios);
+}
+
+/**
+ * Add the "your sentence" button to a picker of sentencePicker, for the sentence at
+ * index `at`; `attrs` marks it for the widget (e.g. {"data-hm": "own"}).
+ * @returns {HTMLInputElement} the button (the widget keeps it and checks it)
+ */
+export function ownSentenceRadio(picker, id, at, attrs) {
+  const r = sentenceRadio(`${id}-s`, at, " ", "your sentence", attrs);
+  picker.append(r.label);
+  return r.input;
+}
+
 /** The weights the widget shows, and the bound the browser test holds them to. */
 export const PRECISION_NOTE =
   "Computed in your browser from the model's weights stored as float16, with float32 arithmetic; " +
