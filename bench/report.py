@@ -352,6 +352,25 @@ def page_targets(path: str, e: Page) -> list[Target]:
     ]
 
 
+_PERF, _TBT = "performance", "total-blocking-time"  # a Lighthouse score and a metric
+
+
+def _delta(a: float | None, b: float | None, unit: str = "") -> str:
+    """``a - b`` signed and rounded, e.g. ``+2``, ``−50 ms``, ``±0``; "–" when one is missing."""
+    if a is None or b is None:
+        return "–"
+    d = a - b
+    return ("+" if d > 0 else "−" if d < 0 else "±") + f"{abs(d):.0f}{unit}"
+
+
+def _median(e: dict[str, Any] | None, what: str) -> float | None:
+    """The median of a score or metric of a Lighthouse summary (scores, metrics or flat)."""
+    if not e:
+        return None
+    got = e.get(what) or e.get("scores", {}).get(what) or e.get("metrics", {}).get(what)
+    return None if got is None else float(got["median"])
+
+
 def features_table(features: dict[str, Any]) -> str:
     """One row per Material feature variant of the lesson page, with the decision taken.
 
@@ -369,18 +388,6 @@ def features_table(features: dict[str, Any]) -> str:
     rows = []
     base = features["variants"].get("as configured")
 
-    def med(e: dict[str, Any] | None, what: str) -> float | None:
-        if not e:
-            return None
-        got = e.get("scores", {}).get(what) or e.get("metrics", {}).get(what)
-        return None if got is None else float(got["median"])
-
-    def delta(a: float | None, b: float | None, unit: str = "") -> str:
-        if a is None or b is None:
-            return "–"
-        d = a - b
-        return ("+" if d > 0 else "−" if d < 0 else "±") + f"{abs(d):.0f}{unit}"
-
     for name, e in features["variants"].items():
         feature = name.removeprefix("without ").removeprefix("with ")
         decision = features.get("decisions", {}).get(feature, "")
@@ -390,13 +397,11 @@ def features_table(features: dict[str, Any]) -> str:
             [
                 name,
                 fmt_score(e.get("scores", {}).get("performance")),
-                delta(med(e, "performance"), med(base, "performance")) if e is not base else "",
+                _delta(_median(e, _PERF), _median(base, _PERF)) if e is not base else "",
                 fmt_ms(e.get("metrics", {}).get("total-blocking-time")),
-                delta(med(e, "total-blocking-time"), med(base, "total-blocking-time"), " ms")
-                if e is not base
-                else "",
+                _delta(_median(e, _TBT), _median(base, _TBT), " ms") if e is not base else "",
                 fmt_ms(e.get("metrics", {}).get("largest-contentful-paint")),
-                f"{med(e, 'dom-size') or 0:.0f}",
+                f"{_median(e, 'dom-size') or 0:.0f}",
                 decision,
             ]
         )
@@ -420,15 +425,6 @@ def site_vs_table(vs: dict[str, Any]) -> str:
       | +2 | −50 ms |
     """
 
-    def med(e: dict[str, Any] | None, what: str) -> float | None:
-        return None if not e else float(e[what]["median"])
-
-    def delta(a: float | None, b: float | None, unit: str = "") -> str:
-        if a is None or b is None:
-            return "–"
-        d = a - b
-        return ("+" if d > 0 else "−" if d < 0 else "±") + f"{abs(d):.0f}{unit}"
-
     rows = []
     entries = [("the plain Material page", {"now": vs["baseline"]}), *vs["pages"].items()]
     for path, sides in entries:
@@ -441,8 +437,8 @@ def site_vs_table(vs: dict[str, Any]) -> str:
                 fmt_ms(before["total-blocking-time"]) if before else "–",
                 fmt_score(now["performance"]) if now else "–",
                 fmt_ms(now["total-blocking-time"]) if now else "–",
-                delta(med(now, "performance"), med(before, "performance")),
-                delta(med(now, "total-blocking-time"), med(before, "total-blocking-time"), " ms"),
+                _delta(_median(now, _PERF), _median(before, _PERF)),
+                _delta(_median(now, _TBT), _median(before, _TBT), " ms"),
             ]
         )
     at = vs["against"]
