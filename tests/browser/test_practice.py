@@ -309,7 +309,7 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
     )
 
     # Dark palette: Material's toggle switches in place; no violation there either.
-    page.locator("form[data-md-component='palette'] label:not([hidden])").first.click()
+    page.locator("form[data-palette] label:not([hidden])").first.click()
     page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
     page.locator(".practice").screenshot(path=str(screenshots / "practice-dark.png"))
     violations = axe_violations(page, include=".practice")

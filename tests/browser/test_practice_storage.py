@@ -120,7 +120,7 @@ def test_blocked_storage_is_said_once_and_practice_and_material_still_work(
     page.wait_for_timeout(400)  # a save was tried (and refused): still one note
     assert notes.count() == 1
     # Material's start-up survived: the palette toggle is there and search finds results.
-    toggle = page.locator("form[data-md-component='palette'] label:not([hidden])")
+    toggle = page.locator("form[data-palette] label:not([hidden])")
     assert toggle.count() >= 1 and toggle.first.is_visible()
     page.locator(".md-search__input").click()
     page.locator(".md-search__input").press_sequentially("softmax", delay=50)
