@@ -1,11 +1,11 @@
 """Each table of a page in a box of its own, so that Material's start-up stays cheap.
 
 Material's script wraps every plain table (``table:not([class])``) in two scroll boxes
-when a page starts. Inserting an element restyles all of its parent's other children
-in Chromium (Material's stylesheet has ``:nth-child`` rules that end in a bare
-``:nth-child(n)``, which makes every insertion "invalidate the subtree"). A table that
-is a child of the article therefore restyled the whole article on screen: on
-``/attention/`` about 1,150 elements, in the middle of the theme's longest task.
+when a page starts. In Chromium that insertion restyled the parent's whole subtree (the
+trace says "invalidation set invalidates subtree"; it stays with the site's own
+stylesheet emptied, so the cause is in the theme's or KaTeX's rules). A table that was
+a child of the article therefore restyled the whole article on screen, in the middle
+of the theme's longest task.
 Inside a box of its own, the same insertion restyles only the box. The box has no
 margin, border or padding, so the page looks the same.
 
