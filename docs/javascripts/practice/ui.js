@@ -388,9 +388,12 @@ function buildStep(container, step, editorModule) {
   container.append(help, editorBox, h("div", { class: "practice__actions" }, run, reset, hint, reveal), status, results, tiers, solution);
 
   let saveTimer = null;
-  const save = () => {
+  const cancelSave = () => {
     clearTimeout(saveTimer);
     pendingSaves.delete(save);
+  };
+  const save = () => {
+    cancelSave();
     const code = editor.getCode();
     setItem(keys.code, code === step.starter ? null : code);
   };
@@ -427,6 +430,9 @@ function buildStep(container, step, editorModule) {
     elsewhere.hidden = false;
     load.addEventListener("click", () => {
       editor.setCode(theirs);
+      // What was loaded is what the storage holds: saving it later could overwrite a
+      // newer change made there in between (a reset in the other tab).
+      cancelSave();
       elsewhere.hidden = true;
       editor.focus?.();
     });
@@ -462,8 +468,7 @@ function buildStep(container, step, editorModule) {
 
   reset.addEventListener("click", () => {
     editor.setCode(step.starter);
-    clearTimeout(saveTimer);
-    pendingSaves.delete(save);
+    cancelSave();
     setItem(keys.code, null);
     status.textContent = "The starter code is back. Ctrl+Z in the editor undoes the reset.";
   });
