@@ -64,11 +64,13 @@ build: install ## Build the site strictly into site/
 	$(BIN)/mkdocs build --strict --clean
 
 # A live preview skips the raw-HTML link check (htmlproofer): it costs about 0.2 s of every
-# rebuild, and `make build` and `make test` still run it.
+# rebuild, and `make build` and `make test` still run it. `--dirty` renders again only the
+# pages that changed: hooks/fast_rebuild.py adds the pages whose includes changed and
+# keeps the search index whole.
 .PHONY: serve
 serve: install ## Build and serve the site on http://127.0.0.1:8000 with live reload
 	SITE_URL=http://$(HOST):$(PORT)/ HTMLPROOFER=false PYTHONDONTWRITEBYTECODE=1 \
-		$(BIN)/mkdocs serve --strict -a $(HOST):$(PORT)
+		$(BIN)/mkdocs serve --strict --dirty -a $(HOST):$(PORT)
 
 .PHONY: lint
 lint: install ## ruff (lint and format check), strict mypy, zizmor on the CI workflows

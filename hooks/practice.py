@@ -17,12 +17,14 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
 from site_build.editor_bundle import build_bundle
+from site_build.fast_rebuild import reuse_while_unchanged
 from site_build.mkdocs_files import put_generated
-from site_build.practice import site_files
+from site_build.practice import PYODIDE_FILES, site_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
 PRACTICE = ROOT / "snippets" / "practice"
+PYODIDE = ROOT / "node_modules" / "pyodide"
 EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
 EDITOR_PATH = "javascripts/practice/editor.bundle.js"
 
@@ -30,7 +32,10 @@ EDITOR_PATH = "javascripts/practice/editor.bundle.js"
 # Run before mkdocs-htmlproofer-plugin's on_files, which snapshots the file list.
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    generated = site_files(PRACTICE, ROOT / "node_modules" / "pyodide")
+    inputs = [PRACTICE, PYODIDE / "package.json", *(PYODIDE / name for name in PYODIDE_FILES)]
+    generated = dict(
+        reuse_while_unchanged("practice", inputs, lambda: site_files(PRACTICE, PYODIDE))
+    )
     generated[EDITOR_PATH] = build_bundle(EDITOR_ENTRY, ROOT, ROOT / ".cache" / "editor")
     for path, content in generated.items():
         put_generated(files, config, path, content=content)

@@ -1,6 +1,6 @@
 """The contributor's loop: what makes a rebuild under ``mkdocs serve`` quicker.
 
-Two things MkDocs does on every rebuild that a rebuild does not need to repeat:
+Things MkDocs does on every rebuild that a rebuild does not need to repeat:
 
 * :func:`cache_templates`: MkDocs makes a new Jinja environment for every build, so the
   theme's templates are compiled again each time (about 0.1 s). Compiled templates are
@@ -10,18 +10,47 @@ Two things MkDocs does on every rebuild that a rebuild does not need to repeat:
 * :func:`poll_every`: ``mkdocs serve`` notices an edit by polling the watched folders
   every 0.5 s, so an edit waits 0.25 s on average before its rebuild starts. The server
   is given a watcher that polls more often (every 0.1 s, as the hook asks).
+* :func:`reuse_while_unchanged`: generated files whose inputs did not change since the
+  last build in this process are not made again (the practice manifests: 0.3 s).
+* Rendering every page again. ``make serve`` runs ``mkdocs serve --dirty``, which
+  renders again only the pages whose Markdown is newer than their built HTML, and copies
+  only the static files that changed. Two things it misses are put right here:
 
-``hooks/fast_rebuild.py`` wires both into MkDocs.
+  - :func:`stale_pages`: a page is also out of date when a file it includes
+    (``--8<--``, partials followed) or a file every page depends on (``mkdocs.yml``, the
+    theme's overrides) is newer than its built HTML;
+  - :func:`merge_search_index`: the search index written after such a build holds only
+    the rebuilt pages; the previous index gives the others.
+
+  MkDocs warns that a dirty build may leave the navigation inaccurate, and under
+  ``--strict`` that warning would stop every build. Here the navigation's titles come
+  from ``mkdocs.yml`` (a change to it rebuilds every page), so :func:`quiet_dirty_warning`
+  drops that one message.
+
+``hooks/fast_rebuild.py`` wires these into MkDocs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import jinja2
 from mkdocs.livereload import LiveReloadServer
 from watchdog.observers.polling import PollingObserver
+
+from site_build.output_source import INCLUDE
+
+#: How deep partials may include partials before the walk stops (a cycle, most likely).
+MAX_DEPTH = 8
+#: The start of the warning MkDocs logs at every dirty build.
+DIRTY_WARNING = "A 'dirty' build is being performed"
+
+T = TypeVar("T")
+_made: dict[str, tuple[tuple[tuple[str, int, int], ...], Any]] = {}
 
 
 def cache_templates(env: jinja2.Environment, cache_dir: Path) -> jinja2.Environment:
@@ -88,3 +117,222 @@ def poll_every(server: LiveReloadServer, seconds: float, watched: Sequence[str])
     for path in watched:
         server.watch(path)
     return True
+
+
+def included_files(text: str, read: Callable[[str], str | None], depth: int = 0) -> set[str]:
+    """Every file that ``text`` includes with ``--8<--``, the partials' own includes too.
+
+    Parameters
+    ----------
+    text : str
+        A page's Markdown as written.
+    read : callable
+        Returns a file's text from its path as the include names it (relative to the
+        project's root), or None if there is no such file.
+    depth : int
+        How many partials deep ``text`` is (the walk stops at :data:`MAX_DEPTH`).
+
+    Returns
+    -------
+    set of str
+        The included paths, without their ``:section`` or ``:line`` suffixes; a missing
+        file is listed too (the build then reports it).
+
+    Examples
+    --------
+    >>> files = {"docs/partials/p.md": '--8<-- "snippets/b.py:show"\\n'}
+    >>> page = 'Text.\\n\\n--8<-- "snippets/a.py:3:5"\\n\\n--8<-- "docs/partials/p.md"\\n'
+    >>> sorted(included_files(page, files.get))
+    ['docs/partials/p.md', 'snippets/a.py', 'snippets/b.py']
+    """
+    found: set[str] = set()
+    for line in text.split("\n"):
+        match = INCLUDE.match(line)
+        if not match:
+            continue
+        path = match["target"].partition(":")[0]
+        found.add(path)
+        if path.endswith(".md") and depth < MAX_DEPTH:
+            inner = read(path)
+            if inner is not None:
+                found |= included_files(inner, read, depth + 1)
+    return found
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def stale_pages(
+    pages: Mapping[str, tuple[Path, Path]], root: Path, every_page: Iterable[Path] = ()
+) -> list[str]:
+    """The pages whose built HTML is older than something they are built from.
+
+    A page's inputs are its Markdown, the files it includes (:func:`included_files`,
+    paths from ``root``) and ``every_page``. A page not built yet is stale.
+
+    Parameters
+    ----------
+    pages : mapping of str to (Path, Path)
+        For each page (any key, such as its ``src_uri``): its Markdown and its built HTML.
+    root : Path
+        The folder that include paths are relative to.
+    every_page : iterable of Path
+        Files that every page depends on; a missing one is ignored.
+
+    Returns
+    -------
+    list of str
+        The keys of the stale pages, in the order of ``pages``.
+    """
+    shared = [t for t in map(_mtime, every_page) if t is not None]
+    newest_shared = max(shared, default=float("-inf"))
+
+    def read(path: str) -> str | None:
+        file = root / path
+        return file.read_text(encoding="utf-8") if file.is_file() else None
+
+    stale = []
+    for key, (source, built) in pages.items():
+        built_at = _mtime(built)
+        if built_at is None:
+            stale.append(key)
+            continue
+        inputs = [source, *(root / p for p in included_files(source.read_text("utf-8"), read))]
+        newest = max((t for t in map(_mtime, inputs) if t is not None), default=float("-inf"))
+        if max(newest, newest_shared) > built_at:
+            stale.append(key)
+    return stale
+
+
+def page_of(location: str) -> str:
+    """The page part of a search entry's location (``"attention/#softmax"`` → ``"attention/"``)."""
+    return location.partition("#")[0]
+
+
+def merge_search_index(
+    previous: Mapping[str, Any] | None, current: Mapping[str, Any], rebuilt: Iterable[str]
+) -> dict[str, Any]:
+    """The whole search index after a build that rendered only the ``rebuilt`` pages.
+
+    Parameters
+    ----------
+    previous : mapping or None
+        The index of the build before (``{"config": ..., "docs": [...]}``), or None.
+    current : mapping
+        The index this build wrote: its entries for the rebuilt pages are the new ones
+        (entries it holds for other pages are ignored).
+    rebuilt : iterable of str
+        The URLs of the pages this build rendered (``""`` for the home page).
+
+    Returns
+    -------
+    dict
+        ``current``'s config; the entries of ``previous`` with each rebuilt page's
+        entries replaced, in place, by its new ones; pages new to the index at the end.
+
+    Examples
+    --------
+    >>> old = {"config": {}, "docs": [{"location": ""}, {"location": "a/"},
+    ...                               {"location": "a/#x"}, {"location": "b/"}]}
+    >>> new = {"config": {"lang": ["en"]}, "docs": [{"location": "a/"}, {"location": "a/#y"}]}
+    >>> merged = merge_search_index(old, new, ["a/"])
+    >>> [e["location"] for e in merged["docs"]], merged["config"]
+    (['', 'a/', 'a/#y', 'b/'], {'lang': ['en']})
+    """
+    rebuilt = set(rebuilt)
+    fresh: dict[str, list[Any]] = {}
+    for entry in current["docs"]:
+        if page_of(entry["location"]) in rebuilt:
+            fresh.setdefault(page_of(entry["location"]), []).append(entry)
+    docs: list[Any] = []
+    placed: set[str] = set()
+    for entry in previous["docs"] if previous else []:
+        page = page_of(entry["location"])
+        if page not in rebuilt:
+            docs.append(entry)
+        elif page not in placed:
+            docs.extend(fresh.get(page, []))
+            placed.add(page)
+    for page, entries in fresh.items():
+        if page not in placed:
+            docs.extend(entries)
+    return {"config": current["config"], "docs": docs}
+
+
+class _DropDirtyWarning(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(DIRTY_WARNING)
+
+
+def quiet_dirty_warning(logger: logging.Logger | None = None) -> None:
+    """Drop MkDocs' warning at each dirty build (once per process; idempotent)."""
+    logger = logger or logging.getLogger("mkdocs.commands.build")
+    if not any(isinstance(f, _DropDirtyWarning) for f in logger.filters):
+        logger.addFilter(_DropDirtyWarning())
+
+
+def mark_stale(built: Iterable[Path]) -> None:
+    """Date each ``built`` file to the epoch, so that a dirty build renders its page again."""
+    for path in built:
+        os.utime(path, (0, 0))
+
+
+def files_signature(inputs: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    """``(path, mtime_ns, size)`` of every file of ``inputs`` (folders walked, sorted)."""
+    entries = []
+    for item in inputs:
+        for path in sorted(item.rglob("*")) if item.is_dir() else [item]:
+            try:
+                stat = path.stat()
+            except OSError:
+                entries.append((str(path), -1, -1))  # missing: its appearance is a change
+                continue
+            if not path.is_dir():
+                entries.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(entries)
+
+
+def reuse_while_unchanged(name: str, inputs: Iterable[Path], make: Callable[[], T]) -> T:
+    """``make()``, or what it returned last time in this process if ``inputs`` are unchanged.
+
+    ``mkdocs serve`` runs every build in one process, so a result kept here lasts until
+    an input file's size or modification time changes (or ``site_build`` is imported
+    anew after an edit to its code).
+
+    Parameters
+    ----------
+    name : str
+        What is made; one result is kept per name.
+    inputs : iterable of Path
+        Every file or folder that ``make`` reads.
+    make : callable
+        Makes the result from the inputs.
+
+    Returns
+    -------
+    object
+        The result (the same object while nothing changed).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.txt").write_text("1")
+    >>> read = lambda: (folder / "a.txt").read_text()
+    >>> reuse_while_unchanged("doc-example", [folder], read)
+    '1'
+    >>> _ = (folder / "a.txt").write_text("22")
+    >>> reuse_while_unchanged("doc-example", [folder], read)
+    '22'
+    """
+    signature = files_signature(inputs)
+    kept = _made.get(name)
+    if kept is not None and kept[0] == signature:
+        return kept[1]  # type: ignore[no-any-return]
+    result = make()
+    _made[name] = (signature, result)
+    return result
