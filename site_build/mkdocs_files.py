@@ -71,8 +71,14 @@ def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> Module
 
     ``mkdocs serve`` keeps one interpreter for every rebuild; without a fresh import an
     edit to ``attention_ref`` would not reach figures or widget data until a restart.
-    A rebuild after an edit elsewhere (a page's prose) keeps the modules it has: each
-    module this returns carries the :func:`sources_signature` it was imported with.
+    A rebuild after an edit elsewhere (a page's prose) keeps the modules it has.
+
+    Every module of ``packages`` in ``sys.modules`` is stamped with the
+    :func:`sources_signature` it was seen with. When a stamp differs from the sources'
+    signature now, all those modules are dropped and imported again. A module that a
+    plain ``import`` loaded since the last call carries no stamp; it was loaded from the
+    sources as they are, so it is kept (and stamped). Importing a second module does not
+    drop the first.
 
     Parameters
     ----------
@@ -96,14 +102,18 @@ def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> Module
     """
     roots = tuple(packages)
     signature = sources_signature(roots)
-    loaded = sys.modules.get(module)
-    if loaded is not None and getattr(loaded, "__live_sources__", None) == signature:
-        return loaded
-    for name in [m for m in sys.modules if m.split(".")[0] in roots]:
-        del sys.modules[name]
-    fresh = importlib.import_module(module)
-    fresh.__live_sources__ = signature  # type: ignore[attr-defined]
-    return fresh
+
+    def live() -> list[ModuleType]:
+        return [m for n, m in list(sys.modules.items()) if n.split(".")[0] in roots]
+
+    stamps = {getattr(m, "__live_sources__", None) for m in live()}
+    if stamps - {None, signature}:  # loaded from sources that have changed since
+        for name in [n for n in sys.modules if n.split(".")[0] in roots]:
+            del sys.modules[name]
+    wanted = importlib.import_module(module)
+    for loaded in live():
+        loaded.__live_sources__ = signature  # type: ignore[attr-defined]
+    return wanted
 
 
 def put_built(

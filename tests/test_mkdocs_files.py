@@ -13,7 +13,6 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 from site_build.mkdocs_files import (
-    LIVE_PACKAGES,
     fresh_import,
     put_built,
     put_generated,
@@ -84,24 +83,6 @@ def test_put_built_adds_contents_and_copies_and_logs(
     assert message.startswith("vendor: 2 files ready in "), message
 
 
-def test_fresh_import_reloads_the_live_packages() -> None:
-    import attention_ref
-
-    saved = {n: m for n, m in sys.modules.items() if n.split(".")[0] in LIVE_PACKAGES}
-    try:
-        if "site_build.widget_data" in saved:  # as if imported by a plain import
-            vars(saved["site_build.widget_data"]).pop("__live_sources__", None)
-        module = fresh_import("site_build.widget_data")
-        assert module.__name__ == "site_build.widget_data"
-        assert sys.modules["attention_ref"] is not attention_ref, "must be imported anew"
-        assert module is not saved.get("site_build.widget_data")
-    finally:
-        # Put the modules other tests imported back, so they keep seeing one set.
-        for name in [n for n in sys.modules if n.split(".")[0] in LIVE_PACKAGES]:
-            del sys.modules[name]
-        sys.modules.update(saved)
-
-
 @pytest.fixture
 def live_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     package = tmp_path / "live_pkg_for_test"
@@ -109,6 +90,7 @@ def live_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     (package / "__init__.py").write_text("")
     (package / "core.py").write_text("VALUE = 1\n")
     (package / "user.py").write_text("from live_pkg_for_test.core import VALUE\n")
+    (package / "other.py").write_text("from live_pkg_for_test.core import VALUE\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield package
     for name in [n for n in sys.modules if n.startswith("live_pkg_for_test")]:
@@ -133,6 +115,31 @@ def test_fresh_import_reimports_everything_after_an_edit(live_package: Path) -> 
     assert second is not first and second.VALUE == 22, "the edit reaches the importing module"
 
 
+def test_fresh_import_of_another_module_keeps_the_first(live_package: Path) -> None:
+    """Hooks ask for several modules in one build; none may drop the others."""
+    packages = ("live_pkg_for_test",)
+    user = fresh_import("live_pkg_for_test.user", packages)
+    other = fresh_import("live_pkg_for_test.other", packages)
+    core = sys.modules["live_pkg_for_test.core"]
+    for _ in range(2):  # the next rebuilds, with nothing edited
+        assert fresh_import("live_pkg_for_test.user", packages) is user
+        assert fresh_import("live_pkg_for_test.other", packages) is other
+    assert sys.modules["live_pkg_for_test.core"] is core
+
+
+def test_fresh_import_drops_a_plainly_imported_module_after_an_edit(live_package: Path) -> None:
+    packages = ("live_pkg_for_test",)
+    fresh_import("live_pkg_for_test.user", packages)
+    import live_pkg_for_test.other  # type: ignore[import-not-found]  # a hook's plain import
+
+    core = live_package / "core.py"
+    core.write_text("VALUE = 333\n")
+    os.utime(core, ns=(core.stat().st_atime_ns, core.stat().st_mtime_ns + 10**9))
+    other = fresh_import("live_pkg_for_test.other", packages)
+    assert other is not live_pkg_for_test.other and other.VALUE == 333
+
+
 def test_sources_signature_names_every_source(live_package: Path) -> None:
     signature = sources_signature(["live_pkg_for_test"])
-    assert [Path(path).name for path, _, _ in signature] == ["__init__.py", "core.py", "user.py"]
+    names = [Path(path).name for path, _, _ in signature]
+    assert names == ["__init__.py", "core.py", "other.py", "user.py"]
