@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +146,27 @@ def test_the_interpreter_is_about_12_mb() -> None:
         pytest.skip("the site is not built (make build): the vendored interpreter is not there")
     size = sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
     assert 11.5e6 <= size < 12.5e6, f"the interpreter's files weigh {size / 1e6:.1f} MB"
+
+
+def test_help_comes_in_the_tiers_the_practice_code_offers() -> None:
+    """The count and the order of the tiers, as the practice module defines them."""
+    sentence = (
+        "help comes in three tiers, each when you ask: a nudge, then the failing call with "
+        "your answer and the expected one, then a solution"
+    )
+    claim(LESSON_1, sentence)
+    claim(LESSON_2, sentence)
+    node = shutil.which("node")
+    assert node, "node is needed (make install puts the npm tools in place)"
+    lib = (ROOT / "docs" / "javascripts" / "practice" / "lib.js").as_uri()
+    script = f"import {{ TIERS }} from {json.dumps(lib)}; console.log(JSON.stringify(TIERS));"
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    tiers = json.loads(out.stdout)
+    assert len(tiers) == 3 and tiers[0] == "a nudge" and tiers[-1] == "a solution"
+    assert tiers[1] in sentence  # "the failing call"
+    assert sentence.index(tiers[0]) < sentence.index(tiers[1]) < sentence.index(tiers[2])
 
 
 # --- docs/partials/heads_widget.md (lesson 2) -----------------------------------------------
