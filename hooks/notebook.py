@@ -29,6 +29,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from site_build.cache import ContentCache
+from site_build.fast_rebuild import reuse_while_unchanged
 from site_build.mkdocs_files import put_generated
 from site_build.notebook import environment_key, polish_page, to_ipynb
 
@@ -61,9 +62,14 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for file in list(files):
         src = PurePosixPath(file.src_uri)
         if src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py" and file.abs_src_path:
-            text = Path(file.abs_src_path).read_text(encoding="utf-8")
+            source = Path(file.abs_src_path)
             dest = f"{NOTEBOOK_DIR}/{src.stem}/{src.stem}.ipynb"
-            put_generated(files, config, dest, content=to_ipynb(text))
+            ipynb = reuse_while_unchanged(
+                f"ipynb:{source}",
+                [source],
+                lambda path=source: to_ipynb(path.read_text(encoding="utf-8")),
+            )
+            put_generated(files, config, dest, content=ipynb)
     return files
 
 

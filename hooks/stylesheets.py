@@ -14,6 +14,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
+from site_build.fast_rebuild import reuse_while_unchanged
 from site_build.mkdocs_files import put_generated
 from site_build.stylesheets import BUNDLE, SOURCES, StylesheetError, bundle, sources
 
@@ -21,7 +22,9 @@ from site_build.stylesheets import BUNDLE, SOURCES, StylesheetError, bundle, sou
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     docs = Path(config.docs_dir)
     try:
-        css = bundle(sources(docs))
+        css = reuse_while_unchanged(
+            "stylesheets", [docs / name for name in SOURCES], lambda: bundle(sources(docs))
+        )
     except StylesheetError as error:
         raise PluginError(str(error)) from None
     for name in SOURCES:

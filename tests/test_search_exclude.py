@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import markdown
 import pytest
 from material.plugins.search.plugin import Parser
 
-from site_build.search_exclude import ATTRIBUTE, mark
+from site_build.search_exclude import _VOID, ATTRIBUTE, _Element, _tree, mark
 from testbed.claims import _FRONT_MATTER, _extensions
 from testbed.sybil_docs import expand_includes
 
@@ -141,3 +142,70 @@ def test_no_page_ships_the_attribute() -> None:
     pages = sorted(SITE.rglob("*.html"))
     assert pages
     assert not [p for p in pages if ATTRIBUTE in p.read_text(encoding="utf-8")]
+
+
+class ReferenceTree(HTMLParser):
+    """The oracle: the standard library's HTML parser, nesting elements the same way."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = _Element("#root", "", 0)
+        self._open = [self.root]
+        self._starts = [0] + [m.end() for m in re.finditer("\n", source)]
+
+    def _add(self, tag: str, attrs: list[tuple[str, str | None]]) -> _Element:
+        line, column = self.getpos()
+        el = _Element(tag, "", self._starts[line - 1] + column + 1 + len(tag))
+        el.attrs = dict(reversed(attrs))  # the parser's own reading of the attributes
+        self._open[-1].children.append(el)
+        return el
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        el = self._add(tag, attrs)
+        if tag not in _VOID:
+            self._open.append(el)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._add(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self._open) - 1, 0, -1):
+            if self._open[depth].tag == tag:
+                del self._open[depth:]
+                return
+
+
+def reference_tree(html: str) -> _Element:
+    parser = ReferenceTree(html)
+    parser.feed(html)
+    parser.close()
+    return parser.root
+
+
+def nesting(el: _Element, depth: int = 0) -> list[tuple[int, str, int, dict[str, str | None]]]:
+    """Every element in document order: its depth, tag, offset and attributes."""
+    found = [(depth, el.tag, el.name_end, el.attrs)]
+    for child in el.children:
+        found.extend(nesting(child, depth + 1))
+    return found
+
+
+TRICKY = (
+    '<DIV Class="highlight" title="a > b"><!-- <div> in a comment --><pre>x</pre></DIV>\n'
+    "<script>if (a < b) { document.write('<div>'); }</script>\n"
+    '<p>One<br/>two<img src=x.png alt="it\'s"> <span data-step=01_x>s</span></p></p>\n'
+    "<style>p > a { color: red }</style><div data-explorer><div>in</div></div>"
+)
+
+
+@pytest.mark.parametrize(
+    "page", ["index.md", "tokens.md", "attention.md", "self-attention.md", "transformer-block.md"]
+)
+def test_the_tags_nest_as_the_standard_parser_nests_them(page: str) -> None:
+    html = rendered(page)
+    assert nesting(_tree(html)) == nesting(reference_tree(html))
+
+
+def test_comments_raw_text_and_quoted_angles_nest_as_the_standard_parser_nests_them() -> None:
+    assert nesting(_tree(TRICKY)) == nesting(reference_tree(TRICKY))
+    assert mark(TRICKY).count(ATTRIBUTE) == 3  # the fence, the span widget, the inner div
