@@ -3,6 +3,8 @@
 Thin wiring only; the logic lives in ``site_build/fast_rebuild.py`` (tested in
 ``tests/test_fast_rebuild.py``).
 
+* ``on_config``: the theme's list of files is made once per process while the theme's
+  folders are unchanged (``list_theme_files_once``).
 * ``on_env``: the theme's compiled templates are kept in ``.cache/jinja/`` between
   builds (MkDocs compiles them again for each build otherwise).
 * ``on_serve`` (first of all ``on_serve`` handlers): the server's file watcher polls
@@ -32,6 +34,7 @@ from mkdocs.structure.pages import Page
 
 from site_build.fast_rebuild import (
     cache_templates,
+    list_theme_files_once,
     mark_stale,
     merge_search_index,
     poll_every,
@@ -52,6 +55,11 @@ quiet_dirty_warning()
 
 def _index_path(config: MkDocsConfig) -> Path:
     return Path(config.site_dir) / "search" / "search_index.json"
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    list_theme_files_once(config.theme)
+    return config
 
 
 def on_pre_build(config: MkDocsConfig) -> None:

@@ -26,8 +26,10 @@ from mkdocs.livereload import LiveReloadServer
 
 from site_build.fast_rebuild import (
     DIRTY_WARNING,
+    ListedOnceLoader,
     cache_templates,
     included_files,
+    list_theme_files_once,
     merge_search_index,
     poll_every,
     quiet_dirty_warning,
@@ -284,6 +286,37 @@ def test_the_search_settings_are_the_themes_english_defaults() -> None:
     assert search["lang"] == theme["lang"] == "en"
     assert search["separator"] == theme["separator"].replace("\\\\", "\\")
     assert search["pipeline"] == [p.strip() for p in theme["pipeline"].split(",")]
+
+
+def theme_files(config: Any) -> list[str]:
+    from mkdocs.structure.files import Files
+
+    files = Files([])
+    files.add_files_from_theme(config.theme.get_env(), config)
+    return sorted(f.src_uri for f in files)
+
+
+def test_the_theme_files_listed_once_are_the_files_mkdocs_lists() -> None:
+    """This site's theme (Material and docs/overrides): the same static files either way."""
+    plain = load_config(str(ROOT / "mkdocs.yml"))
+    listed_once = load_config(str(ROOT / "mkdocs.yml"))
+    list_theme_files_once(listed_once.theme)
+    assert isinstance(listed_once.theme.get_env().loader, ListedOnceLoader)
+    expected = theme_files(plain)
+    assert len(expected) > 40 and "assets/javascripts/bundle" in " ".join(expected)
+    assert theme_files(listed_once) == expected
+    assert theme_files(listed_once) == expected  # the kept listing, the second time
+
+
+def test_a_file_added_to_the_watched_folder_is_listed(tmp_path: Path) -> None:
+    (tmp_path / "theme").mkdir()
+    (tmp_path / "theme/main.html").write_text("x")
+    (tmp_path / "theme/.hidden").mkdir()
+    (tmp_path / "theme/.hidden/icon.svg").write_text("<svg/>")
+    loader = ListedOnceLoader([str(tmp_path / "theme")], [tmp_path / "theme"])
+    assert loader.list_templates() == ["main.html"]
+    (tmp_path / "theme/extra.css").write_text("p{}")
+    assert loader.list_templates() == ["extra.css", "main.html"]
 
 
 # --- a real dirty rebuild of a small project --------------------------------------------
