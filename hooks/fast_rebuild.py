@@ -8,7 +8,8 @@ Thin wiring only; the logic lives in ``site_build/fast_rebuild.py`` (tested in
 * ``on_env``: the theme's compiled templates are kept in ``.cache/jinja/`` between
   builds (MkDocs compiles them again for each build otherwise).
 * ``on_serve`` (first of all ``on_serve`` handlers): the server's file watcher polls
-  every 0.1 s instead of 0.5 s, so an edit's rebuild starts sooner.
+  every 0.1 s instead of 0.5 s, and the rebuild waits 0.03 s instead of 0.1 s for
+  more changes, so an edit's rebuild starts sooner.
 * For ``mkdocs serve --dirty`` (``make serve``), which renders only the pages that
   changed: ``on_files`` (last) dates the built HTML of pages whose includes changed to
   the epoch, so they are rendered again too, and of every page when ``mkdocs.yml``, the
@@ -39,11 +40,13 @@ from site_build.fast_rebuild import (
     merge_search_index,
     poll_every,
     quiet_dirty_warning,
+    settle_after,
     stale_pages,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 POLL_SECONDS = 0.1
+SETTLE_SECONDS = 0.03
 log = logging.getLogger("mkdocs.hooks.fast_rebuild")
 
 _previous_index: dict[str, Any] | None = None
@@ -78,6 +81,7 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
 @event_priority(100)
 def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
     poll_every(server, POLL_SECONDS, [config.docs_dir, config.config_file_path])
+    settle_after(server, SETTLE_SECONDS)
     return server
 
 

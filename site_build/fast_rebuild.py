@@ -10,6 +10,8 @@ Things MkDocs does on every rebuild that a rebuild does not need to repeat:
 * :func:`poll_every`: ``mkdocs serve`` notices an edit by polling the watched folders
   every 0.5 s, so an edit waits 0.25 s on average before its rebuild starts. The server
   is given a watcher that polls more often (every 0.1 s, as the hook asks).
+* :func:`settle_after`: after the first change it notices, the server waits 0.1 s for
+  changes to stop before it rebuilds; an editor's save is over well within 0.03 s.
 * :func:`reuse_while_unchanged`: generated files whose inputs did not change since the
   last build in this process are not made again (the practice manifests, the figures,
   the model data, the stylesheet bundle, the notebook: 0.2 s of a rebuild together).
@@ -385,3 +387,16 @@ def list_theme_files_once(theme: Any) -> None:
         return env
 
     theme.get_env = get_env
+
+
+def settle_after(server: LiveReloadServer, seconds: float) -> None:
+    """Make ``server`` wait ``seconds`` without a change before it rebuilds (MkDocs: 0.1 s).
+
+    Raises
+    ------
+    ValueError
+        If ``seconds`` is negative.
+    """
+    if not seconds >= 0:
+        raise ValueError(f"the settling time must be zero or more, got {seconds!r}")
+    server.build_delay = seconds

@@ -34,6 +34,7 @@ from site_build.fast_rebuild import (
     poll_every,
     quiet_dirty_warning,
     reuse_while_unchanged,
+    settle_after,
     stale_pages,
 )
 
@@ -136,6 +137,14 @@ def test_a_started_watcher_is_left_alone(server: LiveReloadServer, tmp_path: Pat
         server.observer.join()
 
 
+def test_the_rebuild_waits_less_for_changes_to_settle(server: LiveReloadServer) -> None:
+    assert server.build_delay == 0.1, "MkDocs' own wait"
+    settle_after(server, 0.03)
+    assert server.build_delay == 0.03
+    with pytest.raises(ValueError, match="zero or more"):
+        settle_after(server, -1)
+
+
 def test_the_interval_must_be_positive(server: LiveReloadServer) -> None:
     with pytest.raises(ValueError, match="must be positive"):
         poll_every(server, 0, [])
@@ -156,6 +165,11 @@ def make_dry_run(target: str) -> str:
 def test_only_make_serve_skips_the_link_check() -> None:
     serve = make_dry_run("serve")
     assert "HTMLPROOFER=false" in serve and "mkdocs serve --strict --dirty" in serve
+    # Bytecode is kept, outside every watched folder (a write there would rebuild again).
+    prefix = re.search(r"PYTHONPYCACHEPREFIX=(\S+)", serve)
+    assert prefix and "PYTHONDONTWRITEBYTECODE" not in serve
+    watched = [ROOT / "docs", ROOT / "snippets", ROOT / "attention_ref", ROOT / "site_build"]
+    assert not any(Path(prefix[1]).is_relative_to(folder) for folder in watched)
     build = make_dry_run("build")
     assert "mkdocs build --strict" in build and "HTMLPROOFER" not in build
 
