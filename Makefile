@@ -71,7 +71,7 @@ build: install ## Build the site strictly into site/
 # hooks MkDocs loads again at every rebuild are not compiled again each time.
 .PHONY: serve
 serve: install ## Build and serve the site on http://127.0.0.1:8000 with live reload
-	SITE_URL=http://$(HOST):$(PORT)/ HTMLPROOFER=false PYTHONPYCACHEPREFIX=$(CURDIR)/.cache/pycache \
+	SITE_URL=http://$(HOST):$(PORT)/ HTMLPROOFER=false PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/.cache/pycache \
 		$(BIN)/mkdocs serve --strict --dirty -a $(HOST):$(PORT)
 
 .PHONY: lint
