@@ -206,11 +206,7 @@ class MiniLM:
     def weights_sha256(self) -> str:
         """Hex SHA-256 of ``model.safetensors`` (computed on first use, about 0.1 s)."""
         if self._sha256 is None:
-            digest = hashlib.sha256()
-            with (self.path / "model.safetensors").open("rb") as f:
-                for block in iter(lambda: f.read(1 << 20), b""):
-                    digest.update(block)
-            self._sha256 = digest.hexdigest()
+            self._sha256 = file_sha256(self.path / "model.safetensors")
         return self._sha256
 
     def tokenize(self, text: str) -> tuple[list[str], IntArray]:
@@ -385,6 +381,24 @@ def _require(module: str, what: str) -> Any:
             f"attention_ref.minilm needs {what} ({err.name or module} is not installed): "
             f"{_INSTALL_HINT}"
         ) from err
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of the bytes of the file at ``path``, read 1 MiB at a time.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(delete=False) as f:
+    ...     _ = f.write(b"abc")
+    >>> file_sha256(Path(f.name))[:16]
+    'ba7816bf8f01cfea'
+    """
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def model_dir() -> Path:

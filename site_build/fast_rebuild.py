@@ -25,7 +25,7 @@ Things MkDocs does on every rebuild that a rebuild does not need to repeat:
 
   - :func:`stale_pages`: a page is also out of date when a file it includes
     (``--8<--``, partials followed) or a file every page depends on (``mkdocs.yml``, the
-    theme's overrides) is newer than its built HTML;
+    theme's overrides, the build's own code) is newer than its built HTML;
   - :func:`merge_search_index`: the search index written after such a build holds only
     the rebuilt pages; the previous index gives the others.
 
@@ -49,7 +49,7 @@ import jinja2
 from mkdocs.livereload import LiveReloadServer
 from watchdog.observers.polling import PollingObserver
 
-from site_build.mkdocs_files import LIVE_PACKAGES, sources_signature
+from site_build.mkdocs_files import LIVE_PACKAGES, files_signature, sources_signature
 from site_build.output_source import INCLUDE
 
 #: How deep partials may include partials before the walk stops (a cycle, most likely).
@@ -287,21 +287,6 @@ def mark_stale(built: Iterable[Path]) -> None:
     """Date each ``built`` file to the epoch, so that a dirty build renders its page again."""
     for path in built:
         os.utime(path, (0, 0))
-
-
-def files_signature(inputs: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
-    """``(path, mtime_ns, size)`` of every file of ``inputs`` (folders walked, sorted)."""
-    entries = []
-    for item in inputs:
-        for path in sorted(item.rglob("*")) if item.is_dir() else [item]:
-            try:
-                stat = path.stat()
-            except OSError:
-                entries.append((str(path), -1, -1))  # missing: its appearance is a change
-                continue
-            if not path.is_dir():
-                entries.append((str(path), stat.st_mtime_ns, stat.st_size))
-    return tuple(entries)
 
 
 def reuse_while_unchanged(name: str, inputs: Iterable[Path], make: Callable[[], T]) -> T:

@@ -359,15 +359,6 @@ def model_source() -> ModelSource:
     )
 
 
-def sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes, in hex, read 1 MiB at a time."""
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _cache_suffix(site_path: str) -> str:
     return "-" + site_path.removeprefix(EXPORT_DIR + "/").replace("/", "_")
 
@@ -385,13 +376,15 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
         a hit, a miss and the pruning).
     """
     if source is None:  # a hit needs only the files' hashes, not the loaded model
-        from attention_ref.minilm import model_dir
+        from attention_ref.minilm import file_sha256, model_dir
 
         folder = model_dir()
         weights = folder / "model.safetensors"
         # Hashing 90 MB takes 0.1 s: a rebuild under serve reuses the hash while the
         # file's size and time are unchanged.
-        weights_sha256 = reuse_while_unchanged("minilm-weights", [weights], lambda: sha256(weights))
+        weights_sha256 = reuse_while_unchanged(
+            "minilm-weights", [weights], lambda: file_sha256(weights)
+        )
         tokenizer_json = (folder / "tokenizer.json").read_bytes()
     else:
         weights_sha256, tokenizer_json = source.weights_sha256, source.tokenizer_json

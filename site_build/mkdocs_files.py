@@ -45,25 +45,45 @@ def put_generated(
         files.append(File.generated(config, path, abs_src_path=abs_src_path))
 
 
-def sources_signature(packages: Iterable[str] = LIVE_PACKAGES) -> tuple[tuple[str, int, int], ...]:
-    """Path, modification time and size of every ``.py`` file of ``packages``, in order.
+def files_signature(inputs: Iterable[Path], pattern: str = "*") -> tuple[tuple[str, int, int], ...]:
+    """``(path, mtime_ns, size)`` of every file of ``inputs`` matching ``pattern``, in order.
 
-    Two equal signatures mean that no source of those packages changed in between (as far
-    as an editor's save shows: it changes the time). Reading it costs a ``stat`` a file.
+    A folder is walked (its files matching ``pattern``, sorted); a file is taken as it is,
+    and a missing one appears as ``(path, -1, -1)``, so that its coming is a change. Two
+    equal signatures mean that nothing changed in between, as far as an editor's save
+    shows (it changes the time). Reading it costs a ``stat`` a file.
+
+    Examples
+    --------
+    >>> files_signature([Path("no/such/file")])
+    (('no/such/file', -1, -1),)
+    """
+    entries = []
+    for item in inputs:
+        for path in sorted(item.rglob(pattern)) if item.is_dir() else [item]:
+            try:
+                stat = path.stat()
+            except OSError:
+                entries.append((str(path), -1, -1))
+                continue
+            if not path.is_dir():
+                entries.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(entries)
+
+
+def sources_signature(packages: Iterable[str] = LIVE_PACKAGES) -> tuple[tuple[str, int, int], ...]:
+    """:func:`files_signature` of every ``.py`` file of ``packages``.
 
     Examples
     --------
     >>> sources_signature(["site_build"]) == sources_signature(["site_build"])
     True
     """
-    entries = []
+    folders = []
     for name in packages:
         spec = importlib.util.find_spec(name)
-        for folder in (spec.submodule_search_locations or []) if spec else []:
-            for path in sorted(Path(folder).rglob("*.py")):
-                stat = path.stat()
-                entries.append((str(path), stat.st_mtime_ns, stat.st_size))
-    return tuple(entries)
+        folders += [Path(f) for f in (spec.submodule_search_locations or [])] if spec else []
+    return files_signature(folders, "*.py")
 
 
 def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> ModuleType:
