@@ -28,12 +28,16 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from site_build.cache import ContentCache
 from site_build.font_preload import first_screen, font_table, fonts_needed, preload_links
+from site_build.font_subset import subset_fonts
 from site_build.katex_render import Formula, KatexError, Renderer, collect, substitute
 from site_build.vendor import KATEX_DEST as KATEX_SITE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 KATEX_CSS = ROOT / "node_modules" / "katex" / "dist" / "katex.min.css"
+KATEX_FONTS = KATEX_CSS.parent / "fonts"
+FONT_CACHE = ContentCache(ROOT / ".cache" / "katex-fonts")
 
 _renderer: Renderer | None = None
 _fonts: list[tuple[tuple[frozenset[str], ...], str]] = []  # KaTeX's CSS classes -> font
@@ -77,3 +81,13 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     fonts = fonts_needed(first_screen(output), _fonts)
     urls = [get_relative_url(f"{KATEX_SITE_DIR}/{font}", page.url) for font in fonts]
     return output.replace("</head>", preload_links(urls) + "</head>", 1)
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    site = Path(config.site_dir)
+    pages = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))]
+    fonts = subset_fonts(pages, KATEX_FONTS.glob("*.woff2"), FONT_CACHE)
+    for name, blob in fonts.items():
+        dest = site / KATEX_SITE_DIR / "fonts" / name
+        if not dest.is_file() or dest.read_bytes() != blob:
+            dest.write_bytes(blob)
