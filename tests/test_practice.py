@@ -10,6 +10,7 @@ generated site files and the editor bundle.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import doctest
 import io
@@ -380,6 +381,20 @@ def test_command_line_from_the_repository() -> None:
     assert bad.returncode == 1
     assert "FAIL  large scores must not overflow" in bad.stdout
     assert "OverflowError" in bad.stdout and checks_of(step).HINTS["no-max"] in bad.stdout
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
+def test_the_command_its_docstring_gives_runs_from_the_steps_folder(step: Path) -> None:
+    """The repository command of each step's docstring, run as written from its folder."""
+    doc = ast.get_docstring(ast.parse((step / "checks.py").read_text(encoding="utf-8"))) or ""
+    found = re.search(r"``python (\S+) checks\.py ANSWER\.py``\s+from this folder", doc)
+    assert found, f"{step.name}: the docstring gives no command for the repository"
+    harness = (step / found[1]).resolve()
+    assert harness == PRACTICE / "_harness.py", f"{step.name}: {found[1]} is not the harness"
+    ok = _cli(Path(found[1]), Path("checks.py"), Path("solution.py"), cwd=step)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = _cli(Path(found[1]), Path("checks.py"), Path("starter.py"), cwd=step)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
 
 
 def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:

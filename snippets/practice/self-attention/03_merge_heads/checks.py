@@ -1,7 +1,9 @@
 """Hidden checks for lesson 2, step 3: merge the heads back into one sequence.
 
-Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
-with status 0 only when all of them pass. Expected values are written out by hand
+Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
+them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
+from this folder in the repository. Either prints every check and exits with status
+0 only when all of them pass. Expected values are written out by hand
 (fixed cases) or joined by the plain rule below (seeded random cases); one case
 merges what splitting a known x gives, so the answer must be x itself.
 """

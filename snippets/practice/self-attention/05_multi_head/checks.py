@@ -1,7 +1,9 @@
 """Hidden checks for lesson 2, step 5: multi-head self-attention, end to end.
 
-Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
-with status 0 only when all of them pass. Expected values are worked out by hand
+Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
+them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
+from this folder in the repository. Either prints every check and exits with status
+0 only when all of them pass. Expected values are worked out by hand
 (fixed cases with d_model = 2, written as closed forms), by plain single-head
 attention (num_heads = 1), or by the plain formula below (seeded cases); properties
 need no expected value at all (shuffled tokens, a changed last token, a doubled w_o).

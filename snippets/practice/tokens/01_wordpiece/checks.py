@@ -1,7 +1,9 @@
 """Hidden checks for lesson 0, step 1: WordPiece, greedy and longest match first.
 
-Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
-with status 0 only when all of them pass. Expected values are worked out by hand
+Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
+them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
+from this folder in the repository. Either prints every check and exits with status
+0 only when all of them pass. Expected values are worked out by hand
 (fixed cases) or by the plain algorithm below (seeded random words).
 """
 

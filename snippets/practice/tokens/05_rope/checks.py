@@ -1,7 +1,9 @@
 """Hidden checks for lesson 0, step 5: rotary position embedding (RoPE) of one vector.
 
-Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
-with status 0 only when all of them pass. Expected values are worked out by hand
+Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
+them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
+from this folder in the repository. Either prints every check and exits with status
+0 only when all of them pass. Expected values are worked out by hand
 (fixed cases) or as complex multiplication (seeded random cases): the pair (x, y) is
 x + yi, and turning it by the angle a multiplies it by e^(ia).
 """

@@ -1,7 +1,9 @@
 """Hidden checks for lesson 3, step 2: the exact GELU of one number.
 
-Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
-with status 0 only when all of them pass. Expected values of the fixed cases come
+Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
+them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
+from this folder in the repository. Either prints every check and exits with status
+0 only when all of them pass. Expected values of the fixed cases come
 from printed tables of the normal distribution (Phi(1), Phi(2), Phi(2.7)); seeded cases
 use ``math.erfc``, another route to Phi than the ``math.erf`` the reader is asked to
 use; the property needs no expected value (GELU(x) - GELU(-x) = x).

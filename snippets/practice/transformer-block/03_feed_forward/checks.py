@@ -1,7 +1,9 @@
 """Hidden checks for lesson 3, step 3: the feed-forward network of one token.
 
-Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
-with status 0 only when all of them pass. Expected values of the fixed cases are
+Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
+them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
+from this folder in the repository. Either prints every check and exits with status
+0 only when all of them pass. Expected values of the fixed cases are
 written with the normal distribution's tabled values (GELU(1) = Phi(1), GELU(2) =
 2 Phi(2)); seeded cases use the plain formula below, with GELU from ``math.erfc``;
 the properties need no expected value (doubling w_2 and b_2 doubles the answer).

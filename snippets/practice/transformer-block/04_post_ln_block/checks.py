@@ -1,7 +1,9 @@
 """Hidden checks for lesson 3, step 4: a post-LN transformer block on a tiny model.
 
-Run them on any file: ``python checks.py ANSWER.py`` prints every check and exits
-with status 0 only when all of them pass. Expected values are worked out by hand
+Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
+them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
+from this folder in the repository. Either prints every check and exits with status
+0 only when all of them pass. Expected values are worked out by hand
 where the block's parts vanish (one token, w_v = 0 and w_2 = 0: the block is two
 LayerNorms of x) or by the plain formula below (seeded cases, a tiny model of width
 2 to 4); the properties need no expected value (shuffling the tokens shuffles the
