@@ -98,9 +98,31 @@ TEST_DOCS = docs README.md attention_ref site_build testbed tests/test_snippets.
 test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no build, no browser
 	$(BIN)/pytest -q -m "not browser and not build and not venv" $(sort $(TEST_DOCS))
 
+# `make test` runs its phases in order and times each one: the times are printed at the
+# end and written, one "phase<TAB>seconds" line each, to $(PHASES) (`make bench` reads
+# them from a fresh clone's run). pytest runs in two parts, the tests that drive Chromium
+# and the rest, each on PYTEST_WORKERS processes (pytest-xdist). A file's tests stay on
+# one worker (--dist loadfile): a page's doc tests share one namespace, in page order, and
+# a module's fixtures (two clean builds, a browser context) are made once.
+PHASES ?= .cache/test-phases.tsv
+PYTEST_WORKERS ?= 2
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile
+define phase
+	@start=$$(date +%s%N); $(2) || exit $$?; \
+	printf '%s\t%s\n' '$(1)' "$$(( ($$(date +%s%N) - start) / 1000000 ))" >> $(PHASES)
+endef
+
 .PHONY: test
-test: install install-browser lint test-js build ## Install what is missing, lint, build strictly, run every test
-	$(BIN)/pytest
+test: ## Install what is missing, lint, build strictly, run every test (timed by phase)
+	@mkdir -p $(dir $(PHASES)) && : > $(PHASES)
+	$(call phase,install,$(MAKE) --no-print-directory install install-browser)
+	$(call phase,lint,$(MAKE) --no-print-directory lint)
+	$(call phase,node tests,$(MAKE) --no-print-directory test-js)
+	$(call phase,build,$(MAKE) --no-print-directory build)
+	$(call phase,pytest (not browser),$(BIN)/pytest $(PYTEST_PARALLEL) --ignore=tests/browser)
+	$(call phase,pytest (browser),$(BIN)/pytest $(PYTEST_PARALLEL) tests/browser)
+	@awk -F '\t' '{ printf "  %-22s %7.1f s\n", $$1, $$2 / 1000; t += $$2 } \
+		END { printf "  %-22s %7.1f s\n", "make test", t / 1000 }' $(PHASES)
 
 # Rewrites stale ```text title="Output"``` blocks where they are written (page, partial or
 # README), shows the diff, lists what it could not fix and the claims that no longer hold.

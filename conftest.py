@@ -9,7 +9,7 @@
   doctests (here, and nowhere else).
 
 pytest's own doctest plugin is off (``-p no:doctest`` in pyproject.toml). At the end
-of a run, the number of Sybil examples collected per page is printed.
+of a run, the number of Sybil examples run per page is printed.
 """
 
 from collections import Counter
@@ -49,10 +49,10 @@ _ROOT = Path(__file__).parent
 _examples_per_page: Counter[str] = Counter()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "sybil:page" in item.nodeid:
-            _examples_per_page[Path(str(item.path)).relative_to(_ROOT).as_posix()] += 1
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # Counted from the reports, which reach the main process under pytest-xdist too.
+    if report.when == "setup" and "::sybil:page," in report.nodeid:
+        _examples_per_page[report.nodeid.split("::", 1)[0]] += 1
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

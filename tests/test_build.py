@@ -1,32 +1,66 @@
-"""The build itself: strict, reproducible, self-contained.
+"""The build itself: strict, reproducible, self-contained, and light once its caches are warm.
 
 `make test` builds the site into site/ with `mkdocs build --strict` before pytest runs;
-these tests build it once more into a temporary folder and compare.
+these tests build it twice more into temporary folders and compare. The first build fills
+the caches if they are cold; the second runs in a process of its own, which then lists
+what it imported (``sys.modules``): with warm caches, figures are read from their cache
+and the cache keys read matplotlib's version from the installed metadata, so matplotlib
+is never imported. (mkdocs-jupyter still imports nbconvert when MkDocs loads it, cache
+hit or not.)
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from testbed.site import build_site
+from testbed.site import build_command, build_site
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
+pytestmark = pytest.mark.build
+
 # Hosts a built page may name in an attribute that the browser fetches.
 FETCHING_ATTR = re.compile(
     r"""<(?:script|img|iframe|source|link(?![^>]*rel=["']canonical))\b[^>]*?\b(?:src|href)=["']([^"']+)["']"""
 )
 
 
-def build(dest: Path) -> None:
-    env = dict(os.environ)
+# `mkdocs build` as the command line runs it, in a new process that then prints the
+# names of the modules it imported.
+BUILD_AND_LIST_MODULES = """
+import json, sys
+from mkdocs.__main__ import cli
+cli(sys.argv[1:], standalone_mode=False)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def build_env() -> dict[str, str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
-    build_site(dest, env=env)
+    return env
+
+
+def build_and_list_modules(dest: Path) -> set[str]:
+    args = build_command(dest)[1:]  # the same command line as `build_site`, in-process
+    out = subprocess.run(
+        [sys.executable, "-c", BUILD_AND_LIST_MODULES, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=build_env(),
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert (dest / "attention" / "index.html").is_file()
+    return set(json.loads(out.stdout.splitlines()[-1]))
 
 
 def digest_tree(root: Path) -> dict[str, str]:
@@ -38,12 +72,25 @@ def digest_tree(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, set[str]]:
+    """Two clean builds, and the modules the second (whose caches are warm) imported."""
     first = tmp_path_factory.mktemp("build-a") / "site"
     second = tmp_path_factory.mktemp("build-b") / "site"
-    build(first)
-    build(second)
-    return first, second
+    build_site(first, env=build_env())  # fills the caches if they are cold
+    return first, second, build_and_list_modules(second)
+
+
+@pytest.fixture(scope="module")
+def two_builds(builds: tuple[Path, Path, set[str]]) -> tuple[Path, Path]:
+    return builds[0], builds[1]
+
+
+def test_a_build_with_warm_caches_imports_no_matplotlib(
+    builds: tuple[Path, Path, set[str]],
+) -> None:
+    loaded = builds[2]
+    assert "mkdocs" in loaded  # the list is the build's own
+    assert not [name for name in loaded if name.split(".")[0] == "matplotlib"]
 
 
 def test_two_clean_builds_are_byte_identical(two_builds: tuple[Path, Path]) -> None:
