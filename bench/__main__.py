@@ -6,7 +6,7 @@ Usage::
     python -m bench --only kernel,site    # some sections; the others keep their last results
                                           # (kernel, kernel_1thread, kernel_wheel, minilm,
                                           # site, site_vs, features, widgets, browser_model,
-                                          # practice, build, docs)
+                                          # practice, build, docs, ci)
     python -m bench --only site_vs --against REV   # the pages now against REV's, in turns
     python -m bench --with-make-test      # also time one warm `make test` (long)
     python -m bench --write-page          # only regenerate bench/results.md from results.json
@@ -30,6 +30,7 @@ from typing import Any, cast
 from bench import (
     browser_model,
     build,
+    ci,
     docs_loop,
     features,
     kernel,
@@ -60,6 +61,7 @@ RUNS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "practice": lambda a: practice.run(repeat=a.browser_repeat, site=a.site),
     "build": lambda a: build.run(repeat=a.build_repeat, with_make_test=a.with_make_test),
     "docs": lambda a: docs_loop.run(repeat=a.build_repeat, site=a.site),
+    "ci": lambda a: ci.run(repeat=1),
 }
 SECTIONS = tuple(RUNS)
 

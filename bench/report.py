@@ -478,7 +478,7 @@ def timings_table(results: Results) -> str:
     """Widgets, practice and build timings, one row each."""
     rows: list[list[object]] = []
     sections = cast(Mapping[str, Any], results)  # keyed by the sections' names
-    for section in ("minilm", "widgets", "browser_model", "practice", "build", "docs"):
+    for section in ("minilm", "widgets", "browser_model", "practice", "build", "docs", "ci"):
         timings = sections.get(section, {}).get("timings", {})
         for name, s in sorted(timings.items(), key=lambda kv: _ORDER.get(kv[0], 99)):
             rows.append([section, name, fmt_summary(s)])
@@ -624,7 +624,20 @@ def targets(results: Results) -> list[Target]:
     found += _site_targets(results.get("site"))
     found += _build_targets(results.get("build"))
     found += _docs_targets(results.get("docs"))
+    found += _ci_targets(results.get("ci"))
     return found
+
+
+CI = Limit(600, fmt_seconds)  # a fresh clone's .ci/run, whole
+
+
+def _ci_targets(ci: Timings | None) -> list[Target]:
+    whole = (ci["timings"] if ci else {}).get(".ci/run (fresh clone)")
+    how = "python -m bench --only ci"
+    if not whole:
+        return [Target("fresh clone's bash .ci/run", CI.text(), how)]
+    return [Target("fresh clone's bash .ci/run", CI.text(), how, fmt_seconds(whole["median"]),
+                   CI.holds(whole["median"]))]  # fmt: skip
 
 
 def _docs_targets(docs: Timings | None) -> list[Target]:

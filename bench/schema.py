@@ -109,3 +109,4 @@ class Results(TypedDict, total=False):
     practice: Timings
     build: Timings
     docs: Timings
+    ci: Timings

@@ -8,6 +8,9 @@ from __future__ import annotations
 import doctest
 import importlib
 import json
+import os
+import re
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -327,3 +330,33 @@ def test_serve_compresses_text_like_github_pages(tmp_path: Path) -> None:
     with serve.serve(tmp_path, gzip=False) as base:
         body, headers = get(base, "a/", "gzip")
         assert "Content-Encoding" not in headers and body.decode() == page
+
+
+def test_the_ci_section_reads_make_tests_phase_file() -> None:
+    from bench.ci import read_phases
+
+    assert read_phases("install\t61250\npytest (not browser)\t120500\n\n") == {
+        "install": 61.25,
+        "pytest (not browser)": 120.5,
+    }
+
+
+def test_make_test_times_every_phase_it_runs() -> None:
+    """The phases `make bench` reports are the ones `make test` runs, in its order."""
+    recipe = subprocess.run(
+        ["make", "-n", "--no-print-directory", "test"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "MAKEFLAGS": ""},
+    ).stdout
+    named = re.findall(r"printf '%s\\t%s\\n' '([^']+)'", recipe)
+    assert named == [
+        "install",
+        "lint",
+        "node tests",
+        "build",
+        "pytest (not browser)",
+        "pytest (browser)",
+    ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -88,25 +89,24 @@ def guard() -> PageGuard:
     return PageGuard()
 
 
-@pytest.fixture
-def page(
+@contextmanager
+def guarded_page(
     browser: object,
-    color_scheme: str,
-    viewport: dict[str, int],
     guard: PageGuard,
     site_dir: Path,
     site_url: str,
+    *,
+    color_scheme: str = "light",
+    viewport: dict[str, int] | None = None,
 ) -> Iterator[object]:
-    """A fresh page whose third-party requests and console errors fail the test.
-
-    Instant navigation works as on the deployed site (see `local_sitemap`).
-    """
+    """A page in a context of its own, whose third-party requests and console errors go
+    to ``guard``. Instant navigation works as on the deployed site (see `local_sitemap`)."""
     from playwright.sync_api import Browser, Route
 
     assert isinstance(browser, Browser)
     context = browser.new_context(
         color_scheme=color_scheme,  # type: ignore[arg-type]
-        viewport=viewport,  # type: ignore[arg-type]
+        viewport=viewport or {"width": 1280, "height": 900},  # type: ignore[arg-type]
         service_workers="block",
     )
 
@@ -136,9 +136,54 @@ def page(
     )
     pg.on("pageerror", lambda exc: guard.console_errors.append(f"uncaught: {exc}"))
     # Workers (Pyodide) make their own requests; the context route sees those too.
-    yield pg
-    context.close()
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def page(
+    browser: object,
+    color_scheme: str,
+    viewport: dict[str, int],
+    guard: PageGuard,
+    site_dir: Path,
+    site_url: str,
+) -> Iterator[object]:
+    """A fresh page whose third-party requests and console errors fail the test."""
+    with guarded_page(
+        browser, guard, site_dir, site_url, color_scheme=color_scheme, viewport=viewport
+    ) as pg:
+        yield pg
     problems = guard.problems()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def module_page(
+    browser: object, site_dir: Path, site_url: str
+) -> Iterator[tuple[object, PageGuard]]:
+    """One guarded page (light, desktop) shared by a module's tests, with its guard.
+
+    Only for what the product promises starts clean each time, such as a new run of the
+    practice harness: a test that needs a new page takes ``page``. Use it through a
+    function fixture that calls :func:`checked_guard` around each test.
+    """
+    guard = PageGuard()
+    with guarded_page(browser, guard, site_dir, site_url) as pg:
+        yield pg, guard
+
+
+@contextmanager
+def checked_guard(guard: PageGuard) -> Iterator[PageGuard]:
+    """Fail the test if ``guard`` recorded a problem during it (it starts empty)."""
+    guard.external_requests.clear()
+    guard.console_errors.clear()
+    yield guard
+    problems = guard.problems()
+    guard.external_requests.clear()
+    guard.console_errors.clear()
     assert not problems, "\n".join(problems)
 
 

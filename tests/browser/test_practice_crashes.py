@@ -6,18 +6,19 @@ empties ``sys.modules``, and code that overflows the browser's stack (brackets n
 190 deep, recursion past a raised limit) each get a one-line verdict in the polite
 live region, naming the reader's line where there is one; whatever Python itself said
 goes in a folded "What Python said" under the results, never in the live region and
-never as "what your code printed". The next run works. The ``page`` fixture fails a
-test on any console error it did not expect (Pyodide reports its own fatal error on
+never as "what your code printed". The next run works. The tests share one page, as a
+reader's runs follow one another; its guard fails a test on any console error it did not expect (Pyodide reports its own fatal error on
 the console: those three lines are checked and removed) and any request to another host.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PageGuard
+from tests.browser.conftest import PageGuard, checked_guard
 from tests.browser.test_practice import (
     open_practice,
     run_code,
@@ -41,9 +42,25 @@ PYODIDE_FATAL = (
 )
 
 
+@pytest.fixture(scope="module")
+def warm_page(module_page: tuple[Any, PageGuard], site_url: str) -> tuple[Any, PageGuard]:
+    """Lesson 1's practice, opened once for this module: every test runs on the worker the
+    earlier ones left, as a reader's runs follow one another (each run starts clean)."""
+    page, guard = module_page
+    with checked_guard(guard):
+        open_practice(page, site_url + "attention/", STEP)
+    return page, guard
+
+
 @pytest.fixture
-def practice(page: Any, site_url: str) -> Any:
-    return open_practice(page, site_url + "attention/", STEP)
+def guard(warm_page: tuple[Any, PageGuard]) -> Iterator[PageGuard]:
+    with checked_guard(warm_page[1]) as checked:
+        yield checked
+
+
+@pytest.fixture
+def practice(warm_page: tuple[Any, PageGuard], guard: PageGuard) -> Any:
+    return warm_page[0]
 
 
 def verdict(page: Any) -> str:

@@ -12,16 +12,18 @@ step 1 with a wrong ``dot`` (it returns 0):
 
 Each must be reported plainly as a run that does not count, never as a pass, and the
 next run of an ordinary wrong answer must fail, of the solution pass, and of code that
-prints show what it printed: each run starts clean. The ``page`` fixture fails a test
-on any console error or request to another host.
+prints show what it printed: each run starts clean. The tests share one page (each
+trick after the others), whose guard fails a test on any console error or request to another host.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from tests.browser.conftest import PageGuard, checked_guard
 from tests.browser.test_practice import open_practice, run_code, runner, source
 
 STEP = "01_dot"
@@ -82,9 +84,25 @@ def outcome(page: Any) -> str | None:
     return None if value is None else str(value)
 
 
+@pytest.fixture(scope="module")
+def warm_page(module_page: tuple[Any, PageGuard], site_url: str) -> tuple[Any, PageGuard]:
+    """Lesson 1's practice, opened once for this module: every test runs on the worker the
+    earlier ones left, as a reader's runs follow one another (each run starts clean)."""
+    page, guard = module_page
+    with checked_guard(guard):
+        open_practice(page, site_url + "attention/", STEP)
+    return page, guard
+
+
 @pytest.fixture
-def practice(page: Any, site_url: str) -> Any:
-    return open_practice(page, site_url + "attention/", STEP)
+def guard(warm_page: tuple[Any, PageGuard]) -> Iterator[PageGuard]:
+    with checked_guard(warm_page[1]) as checked:
+        yield checked
+
+
+@pytest.fixture
+def practice(warm_page: tuple[Any, PageGuard], guard: PageGuard) -> Any:
+    return warm_page[0]
 
 
 @pytest.mark.parametrize("trick", sorted(TRICKS))
