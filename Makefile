@@ -106,7 +106,7 @@ test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no
 # a module's fixtures (two clean builds, a browser context) are made once.
 PHASES ?= .cache/test-phases.tsv
 PYTEST_WORKERS ?= 2
-PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile --durations=15
 define phase
 	@start=$$(date +%s%N); $(2) || exit $$?; \
 	printf '%s\t%s\n' '$(1)' "$$(( ($$(date +%s%N) - start) / 1000000 ))" >> $(PHASES)

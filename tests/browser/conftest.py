@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -185,6 +186,36 @@ def checked_guard(guard: PageGuard) -> Iterator[PageGuard]:
     guard.external_requests.clear()
     guard.console_errors.clear()
     assert not problems, "\n".join(problems)
+
+
+#: The practice step the shared practice page opens (lesson 1's first).
+PRACTICE_STEP = "01_dot"
+
+
+@pytest.fixture(scope="module")
+def warm_practice(module_page: tuple[Any, PageGuard], site_url: str) -> tuple[Any, PageGuard]:
+    """Lesson 1's practice, opened once for a module: every test that takes ``practice``
+    runs on the worker the earlier ones left, as a reader's runs follow one another (the
+    product promises each run starts clean)."""
+    from tests.browser.test_practice import open_practice
+
+    page, guard = module_page
+    with checked_guard(guard):
+        open_practice(page, site_url + "attention/", PRACTICE_STEP)
+    return page, guard
+
+
+@pytest.fixture
+def practice_guard(warm_practice: tuple[Any, PageGuard]) -> Iterator[PageGuard]:
+    """The shared practice page's guard, emptied before the test and checked after it."""
+    with checked_guard(warm_practice[1]) as checked:
+        yield checked
+
+
+@pytest.fixture
+def practice(warm_practice: tuple[Any, PageGuard], practice_guard: PageGuard) -> Any:
+    """The module's shared practice page, ready; a problem during the test fails it."""
+    return warm_practice[0]
 
 
 @pytest.fixture(scope="session")

@@ -7,20 +7,20 @@ empties ``sys.modules``, and code that overflows the browser's stack (brackets n
 live region, naming the reader's line where there is one; whatever Python itself said
 goes in a folded "What Python said" under the results, never in the live region and
 never as "what your code printed". The next run works. The tests share one page, as a
-reader's runs follow one another; its guard fails a test on any console error it did not expect (Pyodide reports its own fatal error on
-the console: those three lines are checked and removed) and any request to another host.
+reader's runs follow one another (``practice`` in conftest.py); its guard fails a test
+on any console error it did not expect (Pyodide reports its own fatal error on the
+console: those three lines are checked and removed) and any request to another host.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PageGuard, checked_guard
+from tests.browser.conftest import PRACTICE_STEP as STEP
+from tests.browser.conftest import PageGuard
 from tests.browser.test_practice import (
-    open_practice,
     run_code,
     runner,
     set_code,
@@ -28,7 +28,6 @@ from tests.browser.test_practice import (
     wait_done,
 )
 
-STEP = "01_dot"
 #: The live region's verdict stays short: one sentence or two, never a traceback.
 SHORT = 300
 
@@ -40,27 +39,6 @@ PYODIDE_FATAL = (
     "Stack (most recent call first)",
     'File "',
 )
-
-
-@pytest.fixture(scope="module")
-def warm_page(module_page: tuple[Any, PageGuard], site_url: str) -> tuple[Any, PageGuard]:
-    """Lesson 1's practice, opened once for this module: every test runs on the worker the
-    earlier ones left, as a reader's runs follow one another (each run starts clean)."""
-    page, guard = module_page
-    with checked_guard(guard):
-        open_practice(page, site_url + "attention/", STEP)
-    return page, guard
-
-
-@pytest.fixture
-def guard(warm_page: tuple[Any, PageGuard]) -> Iterator[PageGuard]:
-    with checked_guard(warm_page[1]) as checked:
-        yield checked
-
-
-@pytest.fixture
-def practice(warm_page: tuple[Any, PageGuard], guard: PageGuard) -> Any:
-    return warm_page[0]
 
 
 def verdict(page: Any) -> str:
@@ -152,7 +130,7 @@ DEEP = {
 
 @pytest.mark.parametrize("case", sorted(DEEP))
 def test_a_stack_overflow_is_a_crash_in_one_line(
-    practice: Any, guard: PageGuard, case: str
+    practice: Any, practice_guard: PageGuard, case: str
 ) -> None:
     code, expected = DEEP[case]
     set_code(practice, STEP, code)
@@ -166,6 +144,8 @@ def test_a_stack_overflow_is_a_crash_in_one_line(
     details.locator("summary").click()
     assert "Maximum call stack size exceeded" in details.inner_text()
     next_run_works(practice)
-    unexpected = [m for m in guard.console_errors if not any(p in m for p in PYODIDE_FATAL)]
+    unexpected = [
+        m for m in practice_guard.console_errors if not any(p in m for p in PYODIDE_FATAL)
+    ]
     assert unexpected == [], unexpected
-    guard.console_errors.clear()
+    practice_guard.console_errors.clear()

@@ -18,15 +18,13 @@ trick after the others), whose guard fails a test on any console error or reques
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PageGuard, checked_guard
-from tests.browser.test_practice import open_practice, run_code, runner, source
+from tests.browser.conftest import PRACTICE_STEP as STEP
+from tests.browser.test_practice import run_code, runner, source
 
-STEP = "01_dot"
 WRONG = "def dot(a, b):\n    return 0\n"
 
 #: A report the page would show as "All 9 checks passed" if it believed it.
@@ -82,27 +80,6 @@ def status(page: Any) -> str:
 def outcome(page: Any) -> str | None:
     value = runner(page, STEP).locator(".practice__status").get_attribute("data-outcome")
     return None if value is None else str(value)
-
-
-@pytest.fixture(scope="module")
-def warm_page(module_page: tuple[Any, PageGuard], site_url: str) -> tuple[Any, PageGuard]:
-    """Lesson 1's practice, opened once for this module: every test runs on the worker the
-    earlier ones left, as a reader's runs follow one another (each run starts clean)."""
-    page, guard = module_page
-    with checked_guard(guard):
-        open_practice(page, site_url + "attention/", STEP)
-    return page, guard
-
-
-@pytest.fixture
-def guard(warm_page: tuple[Any, PageGuard]) -> Iterator[PageGuard]:
-    with checked_guard(warm_page[1]) as checked:
-        yield checked
-
-
-@pytest.fixture
-def practice(warm_page: tuple[Any, PageGuard], guard: PageGuard) -> Any:
-    return warm_page[0]
 
 
 @pytest.mark.parametrize("trick", sorted(TRICKS))
