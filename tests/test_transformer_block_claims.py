@@ -9,6 +9,7 @@ the sentence is edited without it.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -19,9 +20,9 @@ import pytest
 
 from attention_ref import causal_mask, multi_head_attention, scaled_dot_product_attention
 from attention_ref.block import feed_forward, gelu, layer_norm
-from attention_ref.minilm import MiniLM, load_minilm
+from attention_ref.minilm import MiniLM, load_minilm, model_dir
 from site_build import figures
-from testbed.claims import claim, page_text, run_snippet, snippet_fixture
+from testbed.claims import cited, claim, page_text, run_snippet, snippet_fixture
 
 PAGE = "transformer-block.md"
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,6 +171,45 @@ def test_gelu_against_relu() -> None:
     tanh = 0.5 * xs * (1 + np.tanh(math.sqrt(2 / math.pi) * (xs + 0.044715 * xs**3)))
     gap = np.abs(tanh - gelu(xs)).max()
     assert 1e-4 <= gap < 1e-3  # the fourth decimal
+
+
+def test_which_gelu_the_model_and_the_literature_use(model: MiniLM) -> None:
+    """Issue 30 (a): the erf form is what MiniLM's config names; the tanh form is BERT's code's."""
+    claim(PAGE, "all-MiniLM-L6-v2's configuration asks for gelu, which Hugging Face's transformers")
+    cited(
+        PAGE,
+        "computes that way (activations.py)",
+        "https://github.com/huggingface/transformers/blob/main/src/transformers/activations.py",
+    )
+    cited(
+        PAGE,
+        "Google's original BERT code uses it (modeling.py), and so does GPT-2's (model.py).",
+        "https://github.com/google-research/bert/blob/master/modeling.py",
+        "https://github.com/openai/gpt-2/blob/master/src/model.py",
+    )
+    config = json.loads((model_dir() / "config.json").read_text(encoding="utf-8"))
+    assert config["hidden_act"] == "gelu"  # transformers' ACT2FN["gelu"]: the erf form
+    # attention_ref's GELU is the erf form, against Phi written out with math.erf.
+    for x in (-2.7, -1.0, 0.3, 2.0):
+        assert abs(float(gelu(x)) - x * (1 + math.erf(x / math.sqrt(2))) / 2) < 1e-12
+    # The practice says the same, in its page text, its starter and its tanh hint.
+    claim(PAGE, "the one all-MiniLM-L6-v2's configuration names")
+    step = ROOT / "snippets" / "practice" / "transformer-block" / "02_gelu"
+    assert "configuration names" in (step / "starter.py").read_text(encoding="utf-8")
+    hint = _step_hints(step)["gelu-tanh"]
+    assert "original BERT code" in hint and "configuration names the exact GELU" in hint
+
+
+def _step_hints(step: Path) -> dict[str, str]:
+    """The HINTS of a practice step's checks.py, read without running the harness."""
+    import ast
+
+    tree = ast.parse((step / "checks.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "HINTS":
+            value: dict[str, str] = ast.literal_eval(node.value)  # type: ignore[arg-type]
+            return value
+    raise AssertionError(f"{step.name}/checks.py has no HINTS")
 
 
 def test_the_activation_figure() -> None:
