@@ -23,7 +23,7 @@ from attention_ref import causal_mask, position_frequencies
 from attention_ref.minilm import load_minilm, model_dir
 from site_build import figures as F
 from site_build import positions_figure as P
-from testbed.claims import claim, page_text, run_snippet, snippet_fixture
+from testbed.claims import cited, claim, page_text, run_snippet, snippet_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = "tokens.md"
@@ -169,8 +169,42 @@ def test_attention_alone_reorders_and_a_causal_mask_does_not(vectors: dict[str, 
     assert causal_mask(3).sum(axis=1).tolist() == [1, 2, 3]
 
 
+def test_a_padding_mask_keeps_attention_blind_to_order(vectors: dict[str, Any]) -> None:
+    """Issue 30 (c): the encoder's one mask, padding, treats the real tokens alike."""
+    claim(PAGE, "An encoder such as this model has no causal mask: its only mask hides the padding")
+    claim(PAGE, "it treats every real token alike wherever it sits")
+    X, swap = vectors["X"], vectors["swap"]
+    padded = np.vstack([X, np.zeros((1, X.shape[1]))])  # one filler row at the end
+    keep = np.array([True, True, True, False])  # True = may attend: the filler is hidden
+    order = [*swap, 3]
+
+    def attend(rows: np.ndarray) -> np.ndarray:  # a plain loop, not attention_ref
+        out = []
+        for q in rows:
+            pairs = zip(rows, keep, strict=True)
+            s = [float(q @ k) / math.sqrt(len(q)) if ok else -math.inf for k, ok in pairs]
+            top = max(s)
+            e = [math.exp(v - top) for v in s]
+            out.append(sum(w * v for w, v in zip(e, rows, strict=True)) / sum(e))
+        return np.array(out)
+
+    assert np.allclose(attend(padded[order])[:3], attend(padded)[:3][swap])
+
+
+def test_causal_models_learn_position_without_encodings() -> None:
+    """Issue 30 (c): a sentence about the literature names its two papers."""
+    cited(
+        PAGE,
+        "Causal models can do without: trained with no positions added, they still learn to tell"
+        " positions apart, from the mask alone (Haviv et al., 2022; Kazemnejad et al., 2023).",
+        "https://arxiv.org/abs/2203.16634",
+        "https://arxiv.org/abs/2305.19466",
+    )
+    assert "every transformer puts position in" not in page_text(PAGE)
+
+
 def test_three_ways(positions: dict[str, Any]) -> None:
-    claim(PAGE, "So every transformer puts position in explicitly. There are three common ways.")
+    claim(PAGE, "The models of this course put position in explicitly, and there are three common")
     headings = re.findall(r"^### (\d)\. ", (ROOT / "docs" / PAGE).read_text(encoding="utf-8"), re.M)
     assert headings == ["1", "2", "3"]
 
@@ -336,16 +370,31 @@ def test_added_positions_move_the_score(positions: dict[str, Any]) -> None:
 # --- Z for the real model ----------------------------------------------------------------------
 
 
-def test_z_is_the_models_first_hidden_state(model: Any) -> None:
+def test_z_is_the_ports_first_hidden_state(model: Any) -> None:
+    """Issue 30 (b): the comparison is with the numpy copy (float64), not with PyTorch's model."""
     claim(PAGE, "the row of token \\(t\\) is the sum of three learned rows, then a LayerNorm")
     claim(
-        PAGE, "they agree: the tokens are the same, and every entry matches to within a millionth"
+        PAGE,
+        "compares that \\(Z\\) with the first hidden state of attention_ref.minilm, the course's"
+        " numpy copy of the model",
+    )
+    claim(
+        PAGE, "They agree: the tokens are the same, and every entry matches to within a millionth"
     )
     claim(PAGE, "the rows above were added in float32, the precision of the weights file, and")
-    claim(PAGE, "the model adds them in float64.")
+    claim(PAGE, "the numpy copy adds them in float64.")
+    claim(
+        PAGE,
+        "(The model itself, run by PyTorch, adds in float32; the test suite compares the copy "
+        "with it wherever PyTorch is installed.)",
+    )
     z = run_snippet("z_real.py")
     assert z["summed"].dtype == np.float32 and z["Z"].shape == (16, 384)
     first = z["run"].hidden_states[0]
+    assert first.dtype == np.float64  # the copy's sum and norm are float64
+    # The comparison with PyTorch's float32 model: a test that runs where torch is.
+    oracle = (ROOT / "tests" / "test_minilm_torch.py").read_text(encoding="utf-8")
+    assert "output_hidden_states=True" in oracle and "run.hidden_states - hidden" in oracle
     assert z["run"].tokens == z["tokens"]
     assert 0 < np.abs(z["Z"] - first).max() < 1e-6
     # The same three rows added in float64, and a LayerNorm written out: equal to 1e-12.
