@@ -114,6 +114,38 @@ def test_the_snippet_is_included_with_its_output() -> None:
     assert re.match(r'\s*```\s*\n\s*```text title="Output"\n', after), "output must follow"
 
 
+def test_a_c_head_here_is_a_cls_head(roles: dict[str, Any]) -> None:
+    """Issue 30 (d): C lumps [CLS] and [SEP]; the caption says which of the two it is here."""
+    phrase = "(in every C head here, `[CLS]` holds at least four fifths of that share)"
+    assert phrase in " ".join(caption().split())
+    grid = H.head_grid("tired")
+    assert grid.tokens[0] == "[CLS]" and grid.tokens[-1] == "[SEP]"
+    c_heads = [
+        (li, hi)
+        for li in range(6)
+        for hi in range(12)
+        if roles["tired"][li][hi]["role"] == "special"
+    ]
+    assert len(c_heads) == 34
+    for li, hi in c_heads:
+        rows = grid.weights[li, hi]
+        cls, sep = float(rows[:, 0].mean()), float(rows[:, -1].mean())
+        assert cls >= 0.8 * (cls + sep), (li + 1, hi + 1)
+
+
+def test_the_note_cites_where_sinks_were_seen() -> None:
+    from testbed.claims import cited
+
+    cited(
+        "self-attention.md",
+        "Heads that park most of their attention on one token, attention sinks, are seen in many"
+        " trained transformers (Clark et al., 2019, in BERT; Xiao et al., 2023, in causal language"
+        " models)",
+        "https://arxiv.org/abs/1906.04341",
+        "https://arxiv.org/abs/2309.17453",
+    )
+
+
 # ------------------------------------------------------------- claims of alt text and note
 
 

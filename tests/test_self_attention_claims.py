@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from attention_ref import attention_weights, causal_mask, scaled_dot_product_attention
-from testbed.claims import claim, run_snippet, snippet_fixture
+from testbed.claims import cited, claim, run_snippet, snippet_fixture
 
 PAGE = "self-attention.md"
 DATA = Path(__file__).resolve().parent.parent / "data" / "it_attention.json"
@@ -192,7 +192,7 @@ def test_the_weights_returned_take_what_the_table_says(cost: dict[str, Any]) -> 
 
 
 def test_a_couple_of_heads_follow_position() -> None:
-    claim(PAGE, "a couple follow a rule of position, such as")
+    claim(PAGE, "A couple follow a rule of position, such as")
     from site_build.head_roles import record_roles, role_counts
 
     roles = record_roles(json.loads(DATA.read_text(encoding="utf-8")))
@@ -215,3 +215,27 @@ def test_the_cheat_sheet_has_eight_lines() -> None:
     sheet = text.split('!!! tip "Self-attention and multi-head attention in eight lines"')[1]
     body = sheet.split("\n## ")[0].splitlines()
     assert sum(line.startswith("    - ") for line in body) == 8
+
+
+def test_in_this_model_the_sink_is_cls() -> None:
+    """Issue 30 (d): the sink is [CLS]; the literature's sinks are cited."""
+    from tests.test_partials_claims import token_shares
+
+    claim(PAGE, "Many heads park much of their weight on [CLS], a resting place for a head")
+    cited(
+        PAGE,
+        "a token used so is an attention sink, a name Xiao et al., 2023, gave the first token of"
+        " causal models",
+        "https://arxiv.org/abs/2309.17453",
+    )
+    cited(
+        PAGE,
+        "In this model the sink is [CLS] alone: [SEP] and the full stop take little, while in "
+        "BERT Clark et al. (2019) found heads parking on [SEP] and on punctuation.",
+        "https://arxiv.org/abs/1906.04341",
+    )
+    record = json.loads(DATA.read_text(encoding="utf-8"))
+    cls, sep, stop = (token_shares(record, 0, t) for t in ("[CLS]", "[SEP]", "."))
+    assert (cls >= 0.5).sum() >= 30  # many heads
+    assert (sep < 0.5).all() and (stop < 0.5).all()  # "take little": no head's sink
+    assert sep.max() < cls.max() / 5 and stop.max() < cls.max() / 3
