@@ -320,8 +320,10 @@ def test_the_parameter_split(model: MiniLM) -> None:
 def test_it_looks_at_animal_in_a_head_of_the_fourth_block(recomputed: dict[str, Any]) -> None:
     claim(PAGE, "In one head of the fourth block, it gives most of its weight to animal")
     claim(PAGE, "the row the first lesson's heatmap opens on, now computed here")
+    claim(PAGE, "layer 4, head 2 (attentions[3, 1] in the code)")
+    claim(PAGE, "The page counts layers and heads from 1, as the heatmap does; the arrays, like")
     r = recomputed
-    assert int(r["layer"]) == 3  # counted from 0: the fourth block
+    assert (int(r["layer"]), int(r["head"])) == (3, 1)  # indices from 0: layer 4, head 2
     row = r["row"]
     assert row.argmax() == r["animal"] and row[r["animal"]] > 0.5
     # The head lesson 1's heatmap opens on, found in the saved data by its own snippet.
