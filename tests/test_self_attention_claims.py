@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from attention_ref import attention_weights, causal_mask, scaled_dot_product_attention
-from testbed.claims import cited, claim, run_snippet, snippet_fixture
+from testbed.claims import cited, claim, page_text, run_snippet, snippet_fixture
 
 PAGE = "self-attention.md"
 DATA = Path(__file__).resolve().parent.parent / "data" / "it_attention.json"
@@ -239,3 +239,21 @@ def test_in_this_model_the_sink_is_cls() -> None:
     assert (cls >= 0.5).sum() >= 30  # many heads
     assert (sep < 0.5).all() and (stop < 0.5).all()  # "take little": no head's sink
     assert sep.max() < cls.max() / 5 and stop.max() < cls.max() / 3
+
+
+def test_induction_heads_as_olsson_et_al_describe_them() -> None:
+    """Issue 30 (g): the induction head finds and copies; two-layer attention-only models."""
+    olsson = "https://transformer-circuits.pub/2022/in-context-learning-and-induction-heads/"
+    claim(
+        PAGE,
+        "An induction head looks from the current token to the token that followed an earlier"
+        " occurrence of it, and copies that token forward; a previous-token head in an earlier"
+        " layer sets it up",
+    )
+    cited(
+        PAGE,
+        "Olsson et al. (2022) found such pairs already in two-layer models made of attention alone",
+        olsson,
+    )
+    cited(PAGE, "two-layer attention-only models already have them", olsson)
+    assert "Larger, deeper models also learn" not in page_text(PAGE)
