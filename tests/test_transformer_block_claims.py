@@ -114,6 +114,52 @@ def test_the_residual_carries_the_gradient() -> None:
     assert 0.5 < np.linalg.norm(r["g_residual"]) / r["top"] < 2
 
 
+def test_a_silent_sublayer_keeps_the_stream_only_without_a_norm_after_the_sum() -> None:
+    """Issue 30 (k): in post-LN, LN(x + 0) is not x, and the gradient goes through the norm.
+
+    Checked with LayerNorm written out by hand (gain 1, bias 0) and with finite differences.
+    """
+    claim(PAGE, "it never has to learn to copy its input.")
+    claim(
+        PAGE,
+        "Where the sum is all there is, as in the pre-LN blocks below, a sublayer that outputs"
+        " zeros leaves the stream exactly as it was.",
+    )
+    claim(
+        PAGE,
+        "In the post-LN block this lesson builds, a LayerNorm follows the sum and rescales it, so"
+        " even a silent sublayer changes the stream, unless it was already normalised.",
+    )
+    claim(PAGE, "the identity term passes the gradient on.")
+    claim(
+        PAGE,
+        "(In a post-LN block the norm after the sum multiplies it by the norm's own derivative "
+        "too; pre-LN keeps that path free of norms.)",
+    )
+    claim(PAGE, "stacked once without and once with the residual, and no norm:")
+    claim(PAGE, "the identity term passes the gradient back (through a norm, in post-LN)")
+
+    def ln(v: np.ndarray) -> np.ndarray:  # gain 1, bias 0, eps 1e-12: by hand
+        mu = sum(v) / len(v)
+        var = sum((e - mu) ** 2 for e in v) / len(v)
+        return np.array([(e - mu) / math.sqrt(var + 1e-12) for e in v])
+
+    x = np.array([3.0, -1.0, 0.5, 2.0])
+    zero = np.zeros_like(x)
+    assert np.array_equal(x + zero, x)  # pre-LN: x + F(LN(x)) with F = 0 is x
+    assert np.abs(ln(x + zero) - x).max() > 0.5  # post-LN: LN(x + 0) moves x
+    normalised = ln(x)
+    assert np.abs(ln(normalised + zero) - normalised).max() < 1e-9  # unless already normalised
+    # The derivative of x -> LN(x + 0), by central differences: not the identity.
+    h = 1e-6
+    jac = np.array([(ln(x + h * e) - ln(x - h * e)) / (2 * h) for e in np.eye(len(x))]).T
+    assert np.abs(jac - np.eye(len(x))).max() > 0.1
+    # The residual demo has no norm in it.
+    source = (ROOT / "snippets" / "residual.py").read_text(encoding="utf-8")
+    code = source.split("[start:gradient]")[1].split("[end:gradient]")[0]
+    assert "layer_norm" not in code and "import attention_ref" not in code
+
+
 # ------------------------------------------------------------------------ the norm
 
 
