@@ -845,3 +845,25 @@ def test_contributing_states_the_limits_the_harness_declares() -> None:
     assert f"`run_ms` ({limits.run_ms // 1000} s: each call on the command line" in text
     assert f"`start_stall_ms` ({limits.start_stall_ms // 1000} s without progress" in text
     assert (limits.print_chars, limits.run_ms, limits.start_stall_ms) == (400, 5000, 60000)
+
+
+def test_feed_forward_case_labels_state_their_own_widths() -> None:
+    """Issue 30 (l): a label that says "d = D, a hidden layer of H (K times wider)" is true.
+
+    The widths are read from the case's own arguments (x, w_1, b_1, w_2, b_2).
+    """
+    step = PRACTICE / "transformer-block" / "03_feed_forward"
+    labelled = re.compile(r"d = (\d+), a hidden layer of (\d+) \((\d+) times wider\)")
+    random_case = re.compile(r"\(d = (\d+), hidden (\d+)\)")
+    seen = 0
+    for case in checks_of(step).cases():
+        x, w_1, b_1 = case.args[0], case.args[1], case.args[2]
+        if m := labelled.search(case.name):
+            d, hidden, times = (int(g) for g in m.groups())
+            assert (len(x), len(b_1), len(w_1[0])) == (d, hidden, hidden), case.name
+            assert hidden == times * d, f"{case.name!r}: {hidden} is {hidden / d:g} times {d}"
+            seen += 1
+        elif m := random_case.search(case.name):
+            assert (len(x), len(b_1)) == tuple(int(g) for g in m.groups()), case.name
+            seen += 1
+    assert seen >= 4, "the labels that state widths are gone: update this test"

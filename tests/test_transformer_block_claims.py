@@ -355,6 +355,18 @@ def test_the_parameter_split(model: MiniLM) -> None:
     assert model.word_embeddings.size / used > 0.5
     assert model.word_embeddings.size > sum(sum(c.values()) for c in layers)
     assert abs(counts["feed-forward"] / counts["attention"] - 2) < 0.01
+    # Issue 30 (m): the percentages are of the used total; the pooler's is on top of it.
+    claim(PAGE, "The percentages are shares of what the model uses: the four rows above")
+    claim(
+        PAGE, "the pooler add up to 100%, and the pooler's row is what the file holds beyond that."
+    )
+    shown = run_snippet("minilm_params.py")
+    printed = [
+        round(100 * counts[p] / used, 2)
+        for p in ("embeddings", "attention", "feed-forward", "norms")
+    ]
+    assert abs(sum(printed) - 100) <= 0.02  # four roundings of half a hundredth at most
+    assert shown["used"] == used and round(100 * counts["pooler (unused)"] / used, 2) == 0.66
     # The pooler is not used: the sentence embedding is the mean of the last states.
     run = model.run("A short sentence.")
     mean = run.hidden_states[-1].mean(axis=0)

@@ -84,7 +84,7 @@ def cases() -> list[h.Case]:
     w_2 = [[1, 0], [0, 1], [1, 0], [0, 1]]
     fixed = [
         h.Case(
-            "d = 2, a hidden layer of 4 (4 times wider), every part used",
+            "d = 2, a hidden layer of 4 (2 times wider), every part used",
             ([1, -1], w_1, [0, 0, 1, 0], w_2, [0.5, -0.5]),
             [2 * PHI_1 + 0.5, -(1 - PHI_1) + 2 * PHI_2 - 0.5],
         ),
