@@ -221,6 +221,38 @@ def test_the_frequencies_fall_from_one_radian(positions: dict[str, Any]) -> None
     assert math.isclose(w[-1], 10000 ** (-382 / 384), rel_tol=1e-12)
 
 
+def test_one_turn_of_pair_0_takes_two_pi_positions(positions: dict[str, Any]) -> None:
+    """Issue 30 (n): pair 0 turns once in 2 pi = 6.28... positions, not in 6."""
+    assert "pair 0: 1 rad a position, one turn in 6.3 positions" in page_text(PAGE)
+    assert f"{2 * math.pi:.1f}" == "6.3" and positions["w"][0] == 1.0
+    for i, turn in ((1, "6.6"), (95, "598.9")):  # 2 pi / 10000 ** (-2 i / 384), by hand
+        assert f"{2 * math.pi * 10000 ** (2 * i / 384):.1f}" == turn
+        assert f"pair {i}: " in page_text(PAGE) and f"one turn in {turn} positions" in page_text(
+            PAGE
+        )
+
+
+def test_the_shift_is_about_positions_not_about_scores(positions: dict[str, Any]) -> None:
+    """Issue 30 (n): the map and the distance-only dot product hold for PE alone."""
+    claim(PAGE, 'So "three places on" is one linear map of the position vector, the same at')
+    claim(
+        PAGE,
+        "and the dot product of two position vectors depends only on how far apart they are. "
+        "Once the vectors are added to token rows, the scores lose that: the rotary section "
+        "below shows one distance scored differently from place to place.",
+    )
+    pe, w = positions["PE"], positions["w"]  # (512, 384), (192,)
+    for i, j in ((3, 0), (7, 4), (103, 100), (7, 2)):
+        # sin a sin b + cos a cos b = cos(a - b): the dot product is a sum over pairs.
+        by_hand = math.fsum(math.cos((i - j) * float(f)) for f in w)
+        assert abs(float(pe[i] @ pe[j]) - by_hand) < 1e-9
+    same = [float(pe[i] @ pe[j]) for i, j in ((3, 0), (7, 4), (103, 100))]
+    assert max(same) - min(same) < 1e-9
+    z_q, z_k = positions["Z_q"], positions["Z_k"]
+    added = [float(z_q[i] @ z_k[j]) for i, j in ((3, 0), (7, 4), (103, 100))]
+    assert max(added) - min(added) > 1
+
+
 def test_every_position_gets_a_different_vector(positions: dict[str, Any]) -> None:
     claim(PAGE, "Every position gets a different vector, and no training is needed.")
     pe = positions["PE"]  # (512, 384)
