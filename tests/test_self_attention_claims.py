@@ -62,8 +62,9 @@ def test_a_causal_mask_breaks_permutation_equivariance() -> None:
 
 
 def test_the_two_heads_rules(example: dict[str, Any]) -> None:
-    claim(PAGE, "Head 0 sends token 2 to the token before it and tokens 0 and 1 to token 0")
-    claim(PAGE, "head 1 sends each of the first two tokens to itself and leaves token 2 undecided")
+    claim(PAGE, "heads are counted from 1, as in the heatmap; in the code, head 1 is Q_h[0]")
+    claim(PAGE, "Head 1 sends token 2 to the token before it and tokens 0 and 1 to token 0")
+    claim(PAGE, "head 2 sends each of the first two tokens to itself and leaves token 2 undecided")
     q_h, k_h = example["Q_h"], example["K_h"]  # (h, n, d_head)
     head0, head1 = attention_weights(q_h[0], k_h[0]), attention_weights(q_h[1], k_h[1])
     assert head0.argmax(axis=1).tolist() == [0, 0, 1]
@@ -172,9 +173,9 @@ def test_the_worked_example_by_hand(example: dict[str, Any]) -> None:
     assert example["out"].shape == z.shape
 
 
-def test_w_o_adds_head_1_onto_head_0(example: dict[str, Any]) -> None:
-    claim(PAGE, "columns 0 and 1 come from head 0 and columns 2 and 3 from head 1")
-    claim(PAGE, "This \\(W_O\\) adds head 1's columns onto head 0's, so the first two output")
+def test_w_o_adds_head_2_onto_head_1(example: dict[str, Any]) -> None:
+    claim(PAGE, "columns 0 and 1 come from head 1 and columns 2 and 3 from head 2")
+    claim(PAGE, "This \\(W_O\\) adds head 2's columns onto head 1's, so the first two output")
     concat, w_o = example["concat"], example["W_O"]
     q_h, k_h, v_h = (example[n] for n in ("Q_h", "K_h", "V_h"))  # (h, n, d_head)
     heads = [attention_weights(q_h[i], k_h[i]) @ v_h[i] for i in range(2)]
