@@ -149,12 +149,15 @@ def cases() -> list[h.Case]:
         [[1.0, -1.0, 0.5, 2.0, 1.0, -2.0]],
         [[1.0], [0.5], [-1.0], [0.25], [2.0], [1.0]],
     )
-    fixed.append(
+    # It comes first, so that a width hard-coded as 4 d is named before it fails on an
+    # index in the cases that follow (whose hint must name both width mistakes).
+    fixed.insert(
+        0,
         h.Case(
             "d = 1, a hidden layer of 6 (6 times wider)",
             ([1.0], wide_1, [0.0] * 6, wide_2, [0.0]),
             expected([1.0], wide_1, [0.0] * 6, wide_2, [0.0]),
-        )
+        ),
     )
     rng = random.Random(3301)
     seeded = []
