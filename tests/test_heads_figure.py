@@ -138,9 +138,8 @@ def test_the_note_cites_where_sinks_were_seen() -> None:
 
     cited(
         "self-attention.md",
-        "Heads that park most of their attention on one token, attention sinks, are seen in many"
-        " trained transformers (Clark et al., 2019, in BERT; Xiao et al., 2023, in causal language"
-        " models)",
+        "Heads that park on one token, attention sinks, are seen in many trained transformers"
+        " (Clark et al., 2019; Xiao et al., 2023)",
         "https://arxiv.org/abs/1906.04341",
         "https://arxiv.org/abs/2309.17453",
     )

@@ -225,14 +225,13 @@ def test_in_this_model_the_sink_is_cls() -> None:
     claim(PAGE, "Many heads park much of their weight on [CLS], a resting place for a head")
     cited(
         PAGE,
-        "a token used so is an attention sink, a name Xiao et al., 2023, gave the first token of"
-        " causal models",
+        "(an attention sink, as Xiao et al., 2023, named the first token of causal models)",
         "https://arxiv.org/abs/2309.17453",
     )
     cited(
         PAGE,
-        "In this model the sink is [CLS] alone: [SEP] and the full stop take little, while in "
-        "BERT Clark et al. (2019) found heads parking on [SEP] and on punctuation.",
+        "Here the sink is [CLS] alone; in BERT, Clark et al. (2019) found heads parking on [SEP]"
+        " and punctuation.",
         "https://arxiv.org/abs/1906.04341",
     )
     record = json.loads(DATA.read_text(encoding="utf-8"))
@@ -256,5 +255,5 @@ def test_induction_heads_as_olsson_et_al_describe_them() -> None:
         "Olsson et al. (2022) found such pairs already in two-layer models made of attention alone",
         olsson,
     )
-    cited(PAGE, "two-layer attention-only models already have them", olsson)
+    cited(PAGE, "induction heads, already in two-layer attention-only models.", olsson)
     assert "Larger, deeper models also learn" not in page_text(PAGE)

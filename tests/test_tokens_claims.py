@@ -172,7 +172,7 @@ def test_attention_alone_reorders_and_a_causal_mask_does_not(vectors: dict[str, 
 def test_a_padding_mask_keeps_attention_blind_to_order(vectors: dict[str, Any]) -> None:
     """Issue 30 (c): the encoder's one mask, padding, treats the real tokens alike."""
     claim(PAGE, "An encoder such as this model has no causal mask: its only mask hides the padding")
-    claim(PAGE, "it treats every real token alike wherever it sits")
+    claim(PAGE, "(filler tokens), and it treats every real token alike wherever it sits.")
     X, swap = vectors["X"], vectors["swap"]
     padded = np.vstack([X, np.zeros((1, X.shape[1]))])  # one filler row at the end
     keep = np.array([True, True, True, False])  # True = may attend: the filler is hidden
@@ -238,8 +238,7 @@ def test_the_shift_is_about_positions_not_about_scores(positions: dict[str, Any]
     claim(
         PAGE,
         "and the dot product of two position vectors depends only on how far apart they are. "
-        "Once the vectors are added to token rows, the scores lose that: the rotary section "
-        "below shows one distance scored differently from place to place.",
+        "Added to token rows, they lose that, as the rotary section shows.",
     )
     pe, w = positions["PE"], positions["w"]  # (512, 384), (192,)
     for i, j in ((3, 0), (7, 4), (103, 100), (7, 2)):
@@ -417,8 +416,8 @@ def test_z_is_the_ports_first_hidden_state(model: Any) -> None:
     claim(PAGE, "the numpy copy adds them in float64.")
     claim(
         PAGE,
-        "(The model itself, run by PyTorch, adds in float32; the test suite compares the copy "
-        "with it wherever PyTorch is installed.)",
+        "(PyTorch's model adds in float32; the tests compare the copy with it where PyTorch is"
+        " installed.)",
     )
     z = run_snippet("z_real.py")
     assert z["summed"].dtype == np.float32 and z["Z"].shape == (16, 384)

@@ -123,18 +123,17 @@ def test_a_silent_sublayer_keeps_the_stream_only_without_a_norm_after_the_sum() 
     claim(
         PAGE,
         "Where the sum is all there is, as in the pre-LN blocks below, a sublayer that outputs"
-        " zeros leaves the stream exactly as it was.",
+        " zeros leaves the stream as it was.",
     )
     claim(
         PAGE,
-        "In the post-LN block this lesson builds, a LayerNorm follows the sum and rescales it, so"
-        " even a silent sublayer changes the stream, unless it was already normalised.",
+        "In the post-LN block this lesson builds, a LayerNorm follows the sum, so even a silent"
+        " sublayer changes the stream, unless it was already normalised.",
     )
     claim(PAGE, "the identity term passes the gradient on.")
     claim(
         PAGE,
-        "(In a post-LN block the norm after the sum multiplies it by the norm's own derivative "
-        "too; pre-LN keeps that path free of norms.)",
+        "(In post-LN, the norm after the sum multiplies in its own derivative too.)",
     )
     claim(PAGE, "stacked once without and once with the residual, and no norm:")
     claim(PAGE, "the identity term passes the gradient back (through a norm, in post-LN)")
@@ -356,10 +355,7 @@ def test_the_parameter_split(model: MiniLM) -> None:
     assert model.word_embeddings.size > sum(sum(c.values()) for c in layers)
     assert abs(counts["feed-forward"] / counts["attention"] - 2) < 0.01
     # Issue 30 (m): the percentages are of the used total; the pooler's is on top of it.
-    claim(PAGE, "The percentages are shares of what the model uses: the four rows above")
-    claim(
-        PAGE, "the pooler add up to 100%, and the pooler's row is what the file holds beyond that."
-    )
+    claim(PAGE, "The percentages are of the used total, so the pooler's comes on top.")
     shown = run_snippet("minilm_params.py")
     printed = [
         round(100 * counts[p] / used, 2)
@@ -485,9 +481,9 @@ def test_the_token_path_caption_says_how_far_each_block_turns_it(
     assert min(step[:5]) >= 0.8 and step[5] < 0.8 and step.index(min(step)) == 5
     last = step[5]
     sentence = (
-        "Blocks 1 to 5 each turn the vector of it only a little, keeping a cosine of at least "
-        "four fifths with what the block was given; block 6 turns it the most, to a cosine of "
-        f"{last:.2f} with its input, an angle of about {math.degrees(math.acos(last)):.0f}°."
+        "Blocks 1 to 5 each turn it only a little (a cosine of at least four fifths with the "
+        "block's input); block 6 turns it the most, to a cosine of "
+        f"{last:.2f}, about {math.degrees(math.acos(last)):.0f}°."
     )
     claim(PAGE, sentence)
 

@@ -132,15 +132,15 @@ def cases() -> list[h.Case]:
         ),
     ]
     # For causal-renormalised: query 0's largest score is on key 1, a future key, by
-    # 1200/sqrt(2) = 849, so a softmax over every key leaves key 0 with exp(-849) = 0 and
-    # nothing to renormalise (0/0). Query 0 sees key 0 alone: v_0. Query 1 scores key 0
-    # at 1/sqrt(2) and key 1 at 0.
-    w0 = math.exp(1 / math.sqrt(2)) / (1 + math.exp(1 / math.sqrt(2)))
+    # 400 - (-400) = 800 (d_k = 1), so a softmax over every key leaves key 0 with
+    # exp(-800) = 0 and nothing to renormalise (0/0). No raw score reaches 1000, and
+    # exp(400) does not overflow. Query 0 sees key 0 alone: v_0; query 1 gives key 1
+    # all but e^-800 of its weight: v_1.
     fixed.append(
         h.Case(
             "a future key holds query 0's top score, far above the rest",
-            ([[0, 1200], [1, 0]], [[1, 0], [0, 1]], [[1, 2], [3, 4]]),
-            [[1.0, 2.0], [1 * w0 + 3 * (1 - w0), 2 * w0 + 4 * (1 - w0)]],
+            ([[1], [1]], [[-400], [400]], [[1, 2], [3, 4]]),
+            [[1.0, 2.0], [3.0, 4.0]],
         )
     )
     rng = random.Random(601)
