@@ -11,6 +11,7 @@ generated site files and the editor bundle.
 from __future__ import annotations
 
 import contextlib
+import copy
 import doctest
 import io
 import json
@@ -932,3 +933,36 @@ def test_every_case_built_for_a_mistake_says_which(step: Path) -> None:
         if mistake.hint in new:
             named = f" {mistake.hint}" in comments  # "For ffn-hidden-4d: ..." and lists
             assert named, f"{step.name}: no case comment names {mistake.hint}"
+
+
+def _answer(mistake: h.Mistake, case: h.Case) -> Any:
+    try:
+        return mistake.compute(*copy.deepcopy(case.args))
+    except Exception as exc:  # a model that raises is told apart by its exception
+        return ("raised", type(exc).__name__)
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
+def test_every_pair_of_modelled_mistakes_is_told_apart(step: Path) -> None:
+    """Issue 30: each modelled mistake fails some case, and any two of them answer some
+    case differently, so that the hint a wrong answer earns can name the one made."""
+    checks = checks_of(step)
+    cases = checks.cases()
+    for mistake in checks.MISTAKES:
+        answers = [(_answer(mistake, c), c) for c in cases]
+        assert any(
+            isinstance(a, tuple) or h.compare(a, c.expected, c.tol) is not None for a, c in answers
+        ), f"{step.name}: no case catches {mistake.hint}"
+    models = list(checks.MISTAKES)
+    for i, first in enumerate(models):
+        for second in models[i + 1 :]:
+            if first.hint == second.hint:
+                continue  # two models of one mistake share its hint
+            apart = False
+            for case in cases:
+                a, b = _answer(first, case), _answer(second, case)
+                if isinstance(a, tuple) or isinstance(b, tuple):
+                    apart = apart or a != b
+                else:
+                    apart = apart or h.compare(a, b, case.tol) is not None
+            assert apart, f"{step.name}: no case tells {first.hint} from {second.hint}"
