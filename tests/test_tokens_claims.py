@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attention_ref import causal_mask, position_frequencies
+from attention_ref import position_frequencies
 from attention_ref.minilm import load_minilm, model_dir
 from site_build import figures as F
 from site_build import positions_figure as P
@@ -158,37 +158,60 @@ def test_related_words_are_closer_than_unrelated_ones(
 # --- why position is needed -----------------------------------------------------------------
 
 
-def test_attention_alone_reorders_and_a_causal_mask_does_not(vectors: dict[str, Any]) -> None:
-    claim(PAGE, 'The first line is that: the outputs for "man bites dog" are those for "dog bites')
-    claim(PAGE, "The second line shows the one exception, a causal mask")
-    claim(PAGE, "Then the first token sees one row and the last sees all three")
-    attend, X, swap = vectors["attend"], vectors["X"], vectors["swap"]
-    assert swap == [2, 1, 0]
-    assert np.allclose(attend(X[swap]), attend(X)[swap])
-    assert not np.allclose(attend(X[swap], True), attend(X, True)[swap])
-    assert causal_mask(3).sum(axis=1).tolist() == [1, 2, 3]
+def _plain_attention(rows: np.ndarray, keep: list[list[bool]]) -> np.ndarray:
+    """Self-attention written as loops (Q = K = V = rows), not attention_ref: keep[i][j]
+    says whether row i may look at row j."""
+    out = []
+    for q, allowed in zip(rows, keep, strict=True):
+        pairs = zip(rows, allowed, strict=True)
+        s = [float(q @ k) / math.sqrt(len(q)) if ok else -math.inf for k, ok in pairs]
+        top = max(s)
+        e = [math.exp(v - top) for v in s]
+        out.append(sum(w * v for w, v in zip(e, rows, strict=True)) / sum(e))
+    return np.array(out)
 
 
-def test_a_padding_mask_keeps_attention_blind_to_order(vectors: dict[str, Any]) -> None:
+@pytest.fixture(scope="module")
+def dog_bites_man(model: Any) -> np.ndarray:
+    """The model's rows of "dog", "bites", "man" (each a single piece), float64."""
+    rows = []
+    for word in ("dog", "bites", "man"):
+        pieces, ids = model.tokenize(word)
+        assert len(pieces) == 3, pieces  # [CLS], the word, [SEP]
+        rows.append(np.asarray(model.word_embeddings[ids[1]], dtype=np.float64))
+    return np.stack(rows)
+
+
+def test_attention_alone_reorders_and_a_causal_mask_does_not(dog_bites_man: np.ndarray) -> None:
+    claim(PAGE, "The rows above say what each token is, not where it stands.")
+    claim(
+        PAGE,
+        'where a row sits: "dog bites man" and "man bites dog" hold the same three rows, and '
+        "attention alone gives both the same three outputs, only in another order.",
+    )
+    claim(
+        PAGE,
+        "with the one exception, a causal mask, which lets each token see only itself and the "
+        "tokens before it.",
+    )
+    x, swap = dog_bites_man, [2, 1, 0]  # "man bites dog": the same rows, reordered
+    everyone = [[True] * 3 for _ in range(3)]
+    causal = [[j <= i for j in range(3)] for i in range(3)]
+    assert np.allclose(_plain_attention(x[swap], everyone), _plain_attention(x, everyone)[swap])
+    assert not np.allclose(_plain_attention(x[swap], causal), _plain_attention(x, causal)[swap])
+
+
+def test_a_padding_mask_keeps_attention_blind_to_order(dog_bites_man: np.ndarray) -> None:
     """Issue 30 (c): the encoder's one mask, padding, treats the real tokens alike."""
     claim(PAGE, "An encoder such as this model has no causal mask: its only mask hides the padding")
     claim(PAGE, "(filler tokens), and it treats every real token alike wherever it sits.")
-    X, swap = vectors["X"], vectors["swap"]
-    padded = np.vstack([X, np.zeros((1, X.shape[1]))])  # one filler row at the end
-    keep = np.array([True, True, True, False])  # True = may attend: the filler is hidden
+    x, swap = dog_bites_man, [2, 1, 0]
+    padded = np.vstack([x, np.zeros((1, x.shape[1]))])  # one filler row at the end
+    keep = [[True, True, True, False]] * 4  # every row may look at the real rows only
     order = [*swap, 3]
-
-    def attend(rows: np.ndarray) -> np.ndarray:  # a plain loop, not attention_ref
-        out = []
-        for q in rows:
-            pairs = zip(rows, keep, strict=True)
-            s = [float(q @ k) / math.sqrt(len(q)) if ok else -math.inf for k, ok in pairs]
-            top = max(s)
-            e = [math.exp(v - top) for v in s]
-            out.append(sum(w * v for w, v in zip(e, rows, strict=True)) / sum(e))
-        return np.array(out)
-
-    assert np.allclose(attend(padded[order])[:3], attend(padded)[:3][swap])
+    assert np.allclose(
+        _plain_attention(padded[order], keep)[:3], _plain_attention(padded, keep)[:3][swap]
+    )
 
 
 def test_causal_models_learn_position_without_encodings() -> None:
