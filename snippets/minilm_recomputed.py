@@ -27,7 +27,9 @@ it, animal = run.tokens.index("it"), run.tokens.index("animal")
 to_animal = run.attentions[:, :, it, animal]  # (layers, heads)
 layer, head = np.unravel_index(to_animal.argmax(), to_animal.shape)
 row = run.attentions[layer, head, it]  # one weight per token
-print(f"layer {layer}, head {head}")
+# Arrays count from 0; pages and widgets count layers and heads from 1.
+where = f"attentions[{layer}, {head}] in the code"
+print(f"layer {layer + 1}, head {head + 1} ({where})")
 for i in row.argsort()[::-1][:4]:
     print(f"  {run.tokens[i]:<8} {row[i]:.4f}")
 # --8<-- [end:it_row]

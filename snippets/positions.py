@@ -16,7 +16,8 @@ from attention_ref import (
 w = position_frequencies(384)  # (d / 2,) = (192,): one per pair
 for i in (0, 1, 2, 95, 191):
     turn = 2 * np.pi / w[i]  # positions for one full turn
-    print(f"pair {i}: {w[i]:.3g} rad a position, one turn in {turn:,.0f}")
+    rate = f"{w[i]:.3g} rad a position"
+    print(f"pair {i}: {rate}, one turn in {turn:,.1f} positions")
 # --8<-- [end:frequencies]
 
 # --8<-- [start:sinusoidal]

@@ -95,15 +95,16 @@ for m_row, a_row in zip(mask.astype(int), A_causal.round(3), strict=True):
 h = 2  # two heads of width d_model / h = 2
 Q_h, K_h, V_h = (split_heads(M, h) for M in (Q, K, V))
 print(Q_h.shape)  # (h, n, d_head)
-print("head 0 queries", Q_h[0].tolist())  # columns 0-1 of Q
-print("head 1 queries", Q_h[1].tolist())  # columns 2-3 of Q
+# The page counts heads from 1; arrays count from 0, so head 1 is Q_h[0].
+print("head 1 queries", Q_h[0].tolist())  # columns 0-1 of Q
+print("head 2 queries", Q_h[1].tolist())  # columns 2-3 of Q
 # --8<-- [end:split]
 
 # --8<-- [start:per_head]
 for i in range(h):  # each head on its own, scaled by sqrt(2)
     S_i = scores(Q_h[i], K_h[i])  # (n, n)
     A_i = attention_weights(Q_h[i], K_h[i])  # (n, n)
-    print(f"head {i}: scores -> weights")
+    print(f"head {i + 1}: scores -> weights")
     for s_row, a_row in zip(S_i, A_i.round(3), strict=True):
         print(" ", s_row.tolist(), "->", a_row.tolist())
 # --8<-- [end:per_head]

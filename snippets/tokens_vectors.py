@@ -1,4 +1,4 @@
-"""Tokens to vectors: the model's embedding table, looked up, compared, and order-blind.
+"""Tokens to vectors: the model's embedding table, looked up and compared.
 
 Run the file on its own from the repository's root with ``python snippets/tokens_vectors.py``.
 """
@@ -6,7 +6,6 @@ Run the file on its own from the repository's root with ``python snippets/tokens
 # --8<-- [start:lookup]
 import numpy as np
 
-from attention_ref import scaled_dot_product_attention
 from attention_ref.minilm import load_minilm
 
 model = load_minilm()
@@ -42,17 +41,3 @@ for word, near, far in TRIPLES:
     print(f"{word:<6} {near:<10} {cosine(word, near):<6} "
           f"{far:<7} {cosine(word, far)}")  # fmt: skip
 # --8<-- [end:similar]
-
-# --8<-- [start:order]
-X = np.stack([vector(w) for w in ("dog", "bites", "man")])  # (3, d)
-swap = [2, 1, 0]  # "man bites dog": the same rows, reordered
-
-
-def attend(X: np.ndarray, causal: bool = False) -> np.ndarray:
-    """Attention alone: every row queries every row (Q = K = V = X)."""
-    return scaled_dot_product_attention(X, X, X, is_causal=causal)
-
-
-print(np.allclose(attend(X[swap]), attend(X)[swap]))
-print(np.allclose(attend(X[swap], True), attend(X, True)[swap]))
-# --8<-- [end:order]

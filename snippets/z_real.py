@@ -1,8 +1,8 @@
 """Z for the real model: token + position + segment embedding, then LayerNorm.
 
-Checked against the model's own first hidden state, what its first attention layer
-receives. Run the file on its own from the repository's root with
-``python snippets/z_real.py``.
+Checked against the first hidden state of attention_ref.minilm (the course's numpy copy
+of the model, in float64), what its first attention layer receives. Run the file on
+its own from the repository's root with ``python snippets/z_real.py``.
 """
 
 # --8<-- [start:z]

@@ -91,8 +91,8 @@ def _extensions(page: Path) -> tuple[list[str], dict[str, Any]]:
 
 
 @functools.cache
-def page_text(page: str) -> str:
-    """The visible text of ``docs/<page>`` as rendered (includes expanded).
+def page_html(page: str) -> str:
+    """The HTML of ``docs/<page>`` as rendered (includes expanded), before the theme.
 
     ``page`` is the path under ``docs/``, e.g. ``"attention.md"``; ``README.md`` names
     the repository's README.
@@ -103,8 +103,28 @@ def page_text(page: str) -> str:
     text = _FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1)
     expanded = expand_includes(text, CONFIG, path)
     names, settings = _extensions(path)
-    html = markdown.Markdown(extensions=names, extension_configs=settings).convert(expanded)
-    return visible_text(html)
+    return str(markdown.Markdown(extensions=names, extension_configs=settings).convert(expanded))
+
+
+@functools.cache
+def page_text(page: str) -> str:
+    """The visible text of ``docs/<page>`` as rendered (includes expanded)."""
+    return visible_text(page_html(page))
+
+
+def cited(page: str, sentence: str, *addresses: str) -> None:
+    """A sentence about the literature is on the page, and the page links its sources.
+
+    Each of ``addresses`` (a paper's or a code file's address, or its start) must be the
+    target of a link on ``docs/<page>`` as rendered, so that the reader can check the
+    sentence against what it rests on.
+    """
+    claim(page, sentence)
+    links = re.findall(r'<a [^>]*href="([^"]+)"', page_html(page))
+    for address in addresses:
+        assert any(link.startswith(address) for link in links), (
+            f"{page} says {sentence!r} but links no source at {address!r}"
+        )
 
 
 def claim(page: str, sentence: str) -> None:

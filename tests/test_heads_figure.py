@@ -114,6 +114,37 @@ def test_the_snippet_is_included_with_its_output() -> None:
     assert re.match(r'\s*```\s*\n\s*```text title="Output"\n', after), "output must follow"
 
 
+def test_a_c_head_here_is_a_cls_head(roles: dict[str, Any]) -> None:
+    """Issue 30 (d): C lumps [CLS] and [SEP]; the caption says which of the two it is here."""
+    phrase = "(in every C head here, `[CLS]` holds at least four fifths of that share)"
+    assert phrase in " ".join(caption().split())
+    grid = H.head_grid("tired")
+    assert grid.tokens[0] == "[CLS]" and grid.tokens[-1] == "[SEP]"
+    c_heads = [
+        (li, hi)
+        for li in range(6)
+        for hi in range(12)
+        if roles["tired"][li][hi]["role"] == "special"
+    ]
+    assert len(c_heads) == 34
+    for li, hi in c_heads:
+        rows = grid.weights[li, hi]
+        cls, sep = float(rows[:, 0].mean()), float(rows[:, -1].mean())
+        assert cls >= 0.8 * (cls + sep), (li + 1, hi + 1)
+
+
+def test_the_note_cites_where_sinks_were_seen() -> None:
+    from testbed.claims import cited
+
+    cited(
+        "self-attention.md",
+        "Heads that park on one token, attention sinks, are seen in many trained transformers"
+        " (Clark et al., 2019; Xiao et al., 2023)",
+        "https://arxiv.org/abs/1906.04341",
+        "https://arxiv.org/abs/2309.17453",
+    )
+
+
 # ------------------------------------------------------------- claims of alt text and note
 
 
@@ -140,10 +171,6 @@ ALT_CLAIMS = [
         lambda r, w: layer_roles(r, 2)[8] == "next",
     ),
     (
-        "From layer 2 on, most heads are framed as mostly [CLS]/[SEP]",
-        lambda r, w: sum(layer_roles(r, li).count("special") for li in range(2, 7)) > 30,
-    ),
-    (
         "in each of those the first column, [CLS], stands out",
         lambda r, w: all(
             w.weights[li, hi, :, 0].mean() > 5 * w.weights[li, hi, :, -1].mean()
@@ -165,6 +192,25 @@ ALT_CLAIMS = [
 def test_alt_text_claims_hold(phrase: str, holds: Any, roles: dict[str, Any]) -> None:
     assert all(phrase in alt for alt in alt_texts()), f"alt text no longer says {phrase!r}"
     assert holds(roles, H.head_grid("tired")), f"the data no longer supports {phrase!r}"
+
+
+def test_the_alt_text_counts_c_heads_per_layer_from_the_data(roles: dict[str, Any]) -> None:
+    """Issue 30 (i): the per-layer C counts of the alt text, generated from the roles."""
+    counts = [layer_roles(roles, li).count("special") for li in range(2, 7)]
+    *head, last = (str(c) for c in counts)
+    phrase = f"In layers 2 to 6, {', '.join(head)} and {last} of the 12 heads are framed as mostly"
+    assert all(phrase in alt for alt in alt_texts()), f"alt text should say {phrase!r}"
+    assert layer_roles(roles, 1).count("special") == 0  # hence "2 to 6"
+    # An independent count: a head is C when its rows give [CLS] + [SEP] half on average.
+    grid = H.head_grid("tired")
+    by_hand = [
+        sum(
+            float((grid.weights[li - 1, hi, :, 0] + grid.weights[li - 1, hi, :, -1]).mean()) >= 0.5
+            for hi in range(12)
+        )
+        for li in range(2, 7)
+    ]
+    assert by_hand == counts
 
 
 def test_the_two_sentences_differ_in_a_few_heads_near_the_threshold(

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from attention_ref import attention_weights, causal_mask, scaled_dot_product_attention
-from testbed.claims import claim, run_snippet, snippet_fixture
+from testbed.claims import cited, claim, page_text, run_snippet, snippet_fixture
 
 PAGE = "self-attention.md"
 DATA = Path(__file__).resolve().parent.parent / "data" / "it_attention.json"
@@ -62,8 +62,9 @@ def test_a_causal_mask_breaks_permutation_equivariance() -> None:
 
 
 def test_the_two_heads_rules(example: dict[str, Any]) -> None:
-    claim(PAGE, "Head 0 sends token 2 to the token before it and tokens 0 and 1 to token 0")
-    claim(PAGE, "head 1 sends each of the first two tokens to itself and leaves token 2 undecided")
+    claim(PAGE, "heads are counted from 1, as in the heatmap; in the code, head 1 is Q_h[0]")
+    claim(PAGE, "Head 1 sends token 2 to the token before it and tokens 0 and 1 to token 0")
+    claim(PAGE, "head 2 sends each of the first two tokens to itself and leaves token 2 undecided")
     q_h, k_h = example["Q_h"], example["K_h"]  # (h, n, d_head)
     head0, head1 = attention_weights(q_h[0], k_h[0]), attention_weights(q_h[1], k_h[1])
     assert head0.argmax(axis=1).tolist() == [0, 0, 1]
@@ -172,9 +173,9 @@ def test_the_worked_example_by_hand(example: dict[str, Any]) -> None:
     assert example["out"].shape == z.shape
 
 
-def test_w_o_adds_head_1_onto_head_0(example: dict[str, Any]) -> None:
-    claim(PAGE, "columns 0 and 1 come from head 0 and columns 2 and 3 from head 1")
-    claim(PAGE, "This \\(W_O\\) adds head 1's columns onto head 0's, so the first two output")
+def test_w_o_adds_head_2_onto_head_1(example: dict[str, Any]) -> None:
+    claim(PAGE, "columns 0 and 1 come from head 1 and columns 2 and 3 from head 2")
+    claim(PAGE, "This \\(W_O\\) adds head 2's columns onto head 1's, so the first two output")
     concat, w_o = example["concat"], example["W_O"]
     q_h, k_h, v_h = (example[n] for n in ("Q_h", "K_h", "V_h"))  # (h, n, d_head)
     heads = [attention_weights(q_h[i], k_h[i]) @ v_h[i] for i in range(2)]
@@ -192,7 +193,7 @@ def test_the_weights_returned_take_what_the_table_says(cost: dict[str, Any]) -> 
 
 
 def test_a_couple_of_heads_follow_position() -> None:
-    claim(PAGE, "a couple follow a rule of position, such as")
+    claim(PAGE, "A couple follow a rule of position, such as")
     from site_build.head_roles import record_roles, role_counts
 
     roles = record_roles(json.loads(DATA.read_text(encoding="utf-8")))
@@ -215,3 +216,44 @@ def test_the_cheat_sheet_has_eight_lines() -> None:
     sheet = text.split('!!! tip "Self-attention and multi-head attention in eight lines"')[1]
     body = sheet.split("\n## ")[0].splitlines()
     assert sum(line.startswith("    - ") for line in body) == 8
+
+
+def test_in_this_model_the_sink_is_cls() -> None:
+    """Issue 30 (d): the sink is [CLS]; the literature's sinks are cited."""
+    from tests.test_partials_claims import token_shares
+
+    claim(PAGE, "Many heads park much of their weight on [CLS], a resting place for a head")
+    cited(
+        PAGE,
+        "(an attention sink, as Xiao et al., 2023, named the first token of causal models)",
+        "https://arxiv.org/abs/2309.17453",
+    )
+    cited(
+        PAGE,
+        "Here the sink is [CLS] alone; in BERT, Clark et al. (2019) found heads parking on [SEP]"
+        " and punctuation.",
+        "https://arxiv.org/abs/1906.04341",
+    )
+    record = json.loads(DATA.read_text(encoding="utf-8"))
+    cls, sep, stop = (token_shares(record, 0, t) for t in ("[CLS]", "[SEP]", "."))
+    assert (cls >= 0.5).sum() >= 30  # many heads
+    assert (sep < 0.5).all() and (stop < 0.5).all()  # "take little": no head's sink
+    assert sep.max() < cls.max() / 5 and stop.max() < cls.max() / 3
+
+
+def test_induction_heads_as_olsson_et_al_describe_them() -> None:
+    """Issue 30 (g): the induction head finds and copies; two-layer attention-only models."""
+    olsson = "https://transformer-circuits.pub/2022/in-context-learning-and-induction-heads/"
+    claim(
+        PAGE,
+        "An induction head looks from the current token to the token that followed an earlier"
+        " occurrence of it, and copies that token forward; a previous-token head in an earlier"
+        " layer sets it up",
+    )
+    cited(
+        PAGE,
+        "Olsson et al. (2022) found such pairs already in two-layer models made of attention alone",
+        olsson,
+    )
+    cited(PAGE, "induction heads, already in two-layer attention-only models.", olsson)
+    assert "Larger, deeper models also learn" not in page_text(PAGE)

@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attention_ref import causal_mask, position_frequencies
+from attention_ref import position_frequencies
 from attention_ref.minilm import load_minilm, model_dir
 from site_build import figures as F
 from site_build import positions_figure as P
-from testbed.claims import claim, page_text, run_snippet, snippet_fixture
+from testbed.claims import cited, claim, page_text, run_snippet, snippet_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = "tokens.md"
@@ -158,19 +158,76 @@ def test_related_words_are_closer_than_unrelated_ones(
 # --- why position is needed -----------------------------------------------------------------
 
 
-def test_attention_alone_reorders_and_a_causal_mask_does_not(vectors: dict[str, Any]) -> None:
-    claim(PAGE, 'The first line is that: the outputs for "man bites dog" are those for "dog bites')
-    claim(PAGE, "The second line shows the one exception, a causal mask")
-    claim(PAGE, "Then the first token sees one row and the last sees all three")
-    attend, X, swap = vectors["attend"], vectors["X"], vectors["swap"]
-    assert swap == [2, 1, 0]
-    assert np.allclose(attend(X[swap]), attend(X)[swap])
-    assert not np.allclose(attend(X[swap], True), attend(X, True)[swap])
-    assert causal_mask(3).sum(axis=1).tolist() == [1, 2, 3]
+def _plain_attention(rows: np.ndarray, keep: list[list[bool]]) -> np.ndarray:
+    """Self-attention written as loops (Q = K = V = rows), not attention_ref: keep[i][j]
+    says whether row i may look at row j."""
+    out = []
+    for q, allowed in zip(rows, keep, strict=True):
+        pairs = zip(rows, allowed, strict=True)
+        s = [float(q @ k) / math.sqrt(len(q)) if ok else -math.inf for k, ok in pairs]
+        top = max(s)
+        e = [math.exp(v - top) for v in s]
+        out.append(sum(w * v for w, v in zip(e, rows, strict=True)) / sum(e))
+    return np.array(out)
+
+
+@pytest.fixture(scope="module")
+def dog_bites_man(model: Any) -> np.ndarray:
+    """The model's rows of "dog", "bites", "man" (each a single piece), float64."""
+    rows = []
+    for word in ("dog", "bites", "man"):
+        pieces, ids = model.tokenize(word)
+        assert len(pieces) == 3, pieces  # [CLS], the word, [SEP]
+        rows.append(np.asarray(model.word_embeddings[ids[1]], dtype=np.float64))
+    return np.stack(rows)
+
+
+def test_attention_alone_reorders_and_a_causal_mask_does_not(dog_bites_man: np.ndarray) -> None:
+    claim(PAGE, "The rows above say what each token is, not where it stands.")
+    claim(
+        PAGE,
+        'where a row sits: "dog bites man" and "man bites dog" hold the same three rows, and '
+        "attention alone gives both the same three outputs, only in another order.",
+    )
+    claim(
+        PAGE,
+        "with the one exception, a causal mask, which lets each token see only itself and the "
+        "tokens before it.",
+    )
+    x, swap = dog_bites_man, [2, 1, 0]  # "man bites dog": the same rows, reordered
+    everyone = [[True] * 3 for _ in range(3)]
+    causal = [[j <= i for j in range(3)] for i in range(3)]
+    assert np.allclose(_plain_attention(x[swap], everyone), _plain_attention(x, everyone)[swap])
+    assert not np.allclose(_plain_attention(x[swap], causal), _plain_attention(x, causal)[swap])
+
+
+def test_a_padding_mask_keeps_attention_blind_to_order(dog_bites_man: np.ndarray) -> None:
+    """Issue 30 (c): the encoder's one mask, padding, treats the real tokens alike."""
+    claim(PAGE, "An encoder such as this model has no causal mask: its only mask hides the padding")
+    claim(PAGE, "(filler tokens), and it treats every real token alike wherever it sits.")
+    x, swap = dog_bites_man, [2, 1, 0]
+    padded = np.vstack([x, np.zeros((1, x.shape[1]))])  # one filler row at the end
+    keep = [[True, True, True, False]] * 4  # every row may look at the real rows only
+    order = [*swap, 3]
+    assert np.allclose(
+        _plain_attention(padded[order], keep)[:3], _plain_attention(padded, keep)[:3][swap]
+    )
+
+
+def test_causal_models_learn_position_without_encodings() -> None:
+    """Issue 30 (c): a sentence about the literature names its two papers."""
+    cited(
+        PAGE,
+        "Causal models can do without: trained with no positions added, they still learn to tell"
+        " positions apart, from the mask alone (Haviv et al., 2022; Kazemnejad et al., 2023).",
+        "https://arxiv.org/abs/2203.16634",
+        "https://arxiv.org/abs/2305.19466",
+    )
+    assert "every transformer puts position in" not in page_text(PAGE)
 
 
 def test_three_ways(positions: dict[str, Any]) -> None:
-    claim(PAGE, "So every transformer puts position in explicitly. There are three common ways.")
+    claim(PAGE, "The models of this course put position in explicitly, and there are three common")
     headings = re.findall(r"^### (\d)\. ", (ROOT / "docs" / PAGE).read_text(encoding="utf-8"), re.M)
     assert headings == ["1", "2", "3"]
 
@@ -185,6 +242,37 @@ def test_the_frequencies_fall_from_one_radian(positions: dict[str, Any]) -> None
     assert w[0] == 1.0 and (np.diff(w) < 0).all()
     assert w[-1] < 2e-4  # 10000 ** (-382 / 384)
     assert math.isclose(w[-1], 10000 ** (-382 / 384), rel_tol=1e-12)
+
+
+def test_one_turn_of_pair_0_takes_two_pi_positions(positions: dict[str, Any]) -> None:
+    """Issue 30 (n): pair 0 turns once in 2 pi = 6.28... positions, not in 6."""
+    assert "pair 0: 1 rad a position, one turn in 6.3 positions" in page_text(PAGE)
+    assert f"{2 * math.pi:.1f}" == "6.3" and positions["w"][0] == 1.0
+    for i, turn in ((1, "6.6"), (95, "598.9")):  # 2 pi / 10000 ** (-2 i / 384), by hand
+        assert f"{2 * math.pi * 10000 ** (2 * i / 384):.1f}" == turn
+        assert f"pair {i}: " in page_text(PAGE) and f"one turn in {turn} positions" in page_text(
+            PAGE
+        )
+
+
+def test_the_shift_is_about_positions_not_about_scores(positions: dict[str, Any]) -> None:
+    """Issue 30 (n): the map and the distance-only dot product hold for PE alone."""
+    claim(PAGE, 'So "three places on" is one linear map of the position vector, the same at')
+    claim(
+        PAGE,
+        "and the dot product of two position vectors depends only on how far apart they are. "
+        "Added to token rows, they lose that, as the rotary section shows.",
+    )
+    pe, w = positions["PE"], positions["w"]  # (512, 384), (192,)
+    for i, j in ((3, 0), (7, 4), (103, 100), (7, 2)):
+        # sin a sin b + cos a cos b = cos(a - b): the dot product is a sum over pairs.
+        by_hand = math.fsum(math.cos((i - j) * float(f)) for f in w)
+        assert abs(float(pe[i] @ pe[j]) - by_hand) < 1e-9
+    same = [float(pe[i] @ pe[j]) for i, j in ((3, 0), (7, 4), (103, 100))]
+    assert max(same) - min(same) < 1e-9
+    z_q, z_k = positions["Z_q"], positions["Z_k"]
+    added = [float(z_q[i] @ z_k[j]) for i, j in ((3, 0), (7, 4), (103, 100))]
+    assert max(added) - min(added) > 1
 
 
 def test_every_position_gets_a_different_vector(positions: dict[str, Any]) -> None:
@@ -336,16 +424,31 @@ def test_added_positions_move_the_score(positions: dict[str, Any]) -> None:
 # --- Z for the real model ----------------------------------------------------------------------
 
 
-def test_z_is_the_models_first_hidden_state(model: Any) -> None:
+def test_z_is_the_ports_first_hidden_state(model: Any) -> None:
+    """Issue 30 (b): the comparison is with the numpy copy (float64), not with PyTorch's model."""
     claim(PAGE, "the row of token \\(t\\) is the sum of three learned rows, then a LayerNorm")
     claim(
-        PAGE, "they agree: the tokens are the same, and every entry matches to within a millionth"
+        PAGE,
+        "compares that \\(Z\\) with the first hidden state of attention_ref.minilm, the course's"
+        " numpy copy of the model",
+    )
+    claim(
+        PAGE, "They agree: the tokens are the same, and every entry matches to within a millionth"
     )
     claim(PAGE, "the rows above were added in float32, the precision of the weights file, and")
-    claim(PAGE, "the model adds them in float64.")
+    claim(PAGE, "the numpy copy adds them in float64.")
+    claim(
+        PAGE,
+        "(PyTorch's model adds in float32; the tests compare the copy with it where PyTorch is"
+        " installed.)",
+    )
     z = run_snippet("z_real.py")
     assert z["summed"].dtype == np.float32 and z["Z"].shape == (16, 384)
     first = z["run"].hidden_states[0]
+    assert first.dtype == np.float64  # the copy's sum and norm are float64
+    # The comparison with PyTorch's float32 model: a test that runs where torch is.
+    oracle = (ROOT / "tests" / "test_minilm_torch.py").read_text(encoding="utf-8")
+    assert "output_hidden_states=True" in oracle and "run.hidden_states - hidden" in oracle
     assert z["run"].tokens == z["tokens"]
     assert 0 < np.abs(z["Z"] - first).max() < 1e-6
     # The same three rows added in float64, and a LayerNorm written out: equal to 1e-12.

@@ -9,6 +9,8 @@ the sentence is edited without it.
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
 import re
 from pathlib import Path
@@ -19,9 +21,9 @@ import pytest
 
 from attention_ref import causal_mask, multi_head_attention, scaled_dot_product_attention
 from attention_ref.block import feed_forward, gelu, layer_norm
-from attention_ref.minilm import MiniLM, load_minilm
+from attention_ref.minilm import MiniLM, load_minilm, model_dir
 from site_build import figures
-from testbed.claims import claim, page_text, run_snippet, snippet_fixture
+from testbed.claims import cited, claim, page_text, run_snippet, snippet_fixture
 
 PAGE = "transformer-block.md"
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,6 +114,51 @@ def test_the_residual_carries_the_gradient() -> None:
     assert 0.5 < np.linalg.norm(r["g_residual"]) / r["top"] < 2
 
 
+def test_a_silent_sublayer_keeps_the_stream_only_without_a_norm_after_the_sum() -> None:
+    """Issue 30 (k): in post-LN, LN(x + 0) is not x, and the gradient goes through the norm.
+
+    Checked with LayerNorm written out by hand (gain 1, bias 0) and with finite differences.
+    """
+    claim(PAGE, "it never has to learn to copy its input.")
+    claim(
+        PAGE,
+        "Where the sum is all there is, as in the pre-LN blocks below, a sublayer that outputs"
+        " zeros leaves the stream as it was.",
+    )
+    claim(
+        PAGE,
+        "In the post-LN block this lesson builds, a LayerNorm follows the sum, so even a silent"
+        " sublayer changes the stream, unless it was already normalised.",
+    )
+    claim(PAGE, "the identity term passes the gradient on.")
+    claim(
+        PAGE,
+        "(In post-LN, the norm after the sum multiplies in its own derivative too.)",
+    )
+    claim(PAGE, "stacked once without and once with the residual, and no norm:")
+    claim(PAGE, "the identity term passes the gradient back (through a norm, in post-LN)")
+
+    def ln(v: np.ndarray) -> np.ndarray:  # gain 1, bias 0, eps 1e-12: by hand
+        mu = sum(v) / len(v)
+        var = sum((e - mu) ** 2 for e in v) / len(v)
+        return np.array([(e - mu) / math.sqrt(var + 1e-12) for e in v])
+
+    x = np.array([3.0, -1.0, 0.5, 2.0])
+    zero = np.zeros_like(x)
+    assert np.array_equal(x + zero, x)  # pre-LN: x + F(LN(x)) with F = 0 is x
+    assert np.abs(ln(x + zero) - x).max() > 0.5  # post-LN: LN(x + 0) moves x
+    normalised = ln(x)
+    assert np.abs(ln(normalised + zero) - normalised).max() < 1e-9  # unless already normalised
+    # The derivative of x -> LN(x + 0), by central differences: not the identity.
+    h = 1e-6
+    jac = np.array([(ln(x + h * e) - ln(x - h * e)) / (2 * h) for e in np.eye(len(x))]).T
+    assert np.abs(jac - np.eye(len(x))).max() > 0.1
+    # The residual demo has no norm in it.
+    source = (ROOT / "snippets" / "residual.py").read_text(encoding="utf-8")
+    code = source.split("[start:gradient]")[1].split("[end:gradient]")[0]
+    assert "layer_norm" not in code and "import attention_ref" not in code
+
+
 # ------------------------------------------------------------------------ the norm
 
 
@@ -170,6 +217,45 @@ def test_gelu_against_relu() -> None:
     tanh = 0.5 * xs * (1 + np.tanh(math.sqrt(2 / math.pi) * (xs + 0.044715 * xs**3)))
     gap = np.abs(tanh - gelu(xs)).max()
     assert 1e-4 <= gap < 1e-3  # the fourth decimal
+
+
+def test_which_gelu_the_model_and_the_literature_use(model: MiniLM) -> None:
+    """Issue 30 (a): the erf form is what MiniLM's config names; the tanh form is BERT's code's."""
+    claim(PAGE, "all-MiniLM-L6-v2's configuration asks for gelu, which Hugging Face's transformers")
+    cited(
+        PAGE,
+        "computes that way (activations.py)",
+        "https://github.com/huggingface/transformers/blob/main/src/transformers/activations.py",
+    )
+    cited(
+        PAGE,
+        "Google's original BERT code uses it (modeling.py), and so does GPT-2's (model.py).",
+        "https://github.com/google-research/bert/blob/master/modeling.py",
+        "https://github.com/openai/gpt-2/blob/master/src/model.py",
+    )
+    config = json.loads((model_dir() / "config.json").read_text(encoding="utf-8"))
+    assert config["hidden_act"] == "gelu"  # transformers' ACT2FN["gelu"]: the erf form
+    # attention_ref's GELU is the erf form, against Phi written out with math.erf.
+    for x in (-2.7, -1.0, 0.3, 2.0):
+        assert abs(float(gelu(x)) - x * (1 + math.erf(x / math.sqrt(2))) / 2) < 1e-12
+    # The practice says the same, in its page text, its starter and its tanh hint.
+    claim(PAGE, "the one all-MiniLM-L6-v2's configuration names")
+    step = ROOT / "snippets" / "practice" / "transformer-block" / "02_gelu"
+    assert "configuration names" in (step / "starter.py").read_text(encoding="utf-8")
+    hint = _step_hints(step)["gelu-tanh"]
+    assert "original BERT code" in hint and "configuration names the exact GELU" in hint
+
+
+def _step_hints(step: Path) -> dict[str, str]:
+    """The HINTS of a practice step's checks.py, read without running the harness."""
+    import ast
+
+    tree = ast.parse((step / "checks.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "HINTS":
+            value: dict[str, str] = ast.literal_eval(node.value)  # type: ignore[arg-type]
+            return value
+    raise AssertionError(f"{step.name}/checks.py has no HINTS")
 
 
 def test_the_activation_figure() -> None:
@@ -268,6 +354,15 @@ def test_the_parameter_split(model: MiniLM) -> None:
     assert model.word_embeddings.size / used > 0.5
     assert model.word_embeddings.size > sum(sum(c.values()) for c in layers)
     assert abs(counts["feed-forward"] / counts["attention"] - 2) < 0.01
+    # Issue 30 (m): the percentages are of the used total; the pooler's is on top of it.
+    claim(PAGE, "The percentages are of the used total, so the pooler's comes on top.")
+    shown = run_snippet("minilm_params.py")
+    printed = [
+        round(100 * counts[p] / used, 2)
+        for p in ("embeddings", "attention", "feed-forward", "norms")
+    ]
+    assert abs(sum(printed) - 100) <= 0.02  # four roundings of half a hundredth at most
+    assert shown["used"] == used and round(100 * counts["pooler (unused)"] / used, 2) == 0.66
     # The pooler is not used: the sentence embedding is the mean of the last states.
     run = model.run("A short sentence.")
     mean = run.hidden_states[-1].mean(axis=0)
@@ -280,8 +375,10 @@ def test_the_parameter_split(model: MiniLM) -> None:
 def test_it_looks_at_animal_in_a_head_of_the_fourth_block(recomputed: dict[str, Any]) -> None:
     claim(PAGE, "In one head of the fourth block, it gives most of its weight to animal")
     claim(PAGE, "the row the first lesson's heatmap opens on, now computed here")
+    claim(PAGE, "layer 4, head 2 (attentions[3, 1] in the code)")
+    claim(PAGE, "The page counts layers and heads from 1, as the heatmap does; the arrays, like")
     r = recomputed
-    assert int(r["layer"]) == 3  # counted from 0: the fourth block
+    assert (int(r["layer"]), int(r["head"])) == (3, 1)  # indices from 0: layer 4, head 2
     row = r["row"]
     assert row.argmax() == r["animal"] and row[r["animal"]] > 0.5
     # The head lesson 1's heatmap opens on, found in the saved data by its own snippet.
@@ -370,6 +467,25 @@ def test_the_token_path_figure(recomputed: dict[str, Any]) -> None:
         if (np.diff(data.cosines[:, t]) < 0).sum() >= 5 and data.cosines[-1, t] < 0.6
     ]
     assert len(falling) > len(others) / 2
+
+
+def test_the_token_path_caption_says_how_far_each_block_turns_it(
+    recomputed: dict[str, Any],
+) -> None:
+    """Issue 30 (j): the caption's turn per block, generated from the hidden states."""
+    states = recomputed["states"]  # (7, 384): "it" after the embeddings and each block
+    step = []
+    for before, after in itertools.pairwise(states):  # a plain cosine
+        dot = sum(float(a) * float(b) for a, b in zip(before, after, strict=True))
+        step.append(dot / math.sqrt(float(before @ before) * float(after @ after)))
+    assert min(step[:5]) >= 0.8 and step[5] < 0.8 and step.index(min(step)) == 5
+    last = step[5]
+    sentence = (
+        "Blocks 1 to 5 each turn it only a little (a cosine of at least four fifths with the "
+        "block's input); block 6 turns it the most, to a cosine of "
+        f"{last:.2f}, about {math.degrees(math.acos(last)):.0f}°."
+    )
+    claim(PAGE, sentence)
 
 
 # ---------------------------------------------------------------- sentence embeddings

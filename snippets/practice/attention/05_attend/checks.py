@@ -25,8 +25,9 @@ FALLBACK_HINT = "attend-wrong"
 HINTS: dict[str, str] = {
     "no-sqrt": "You forgot the scale: divide every dot product by √d_k, the square root of "
     "the width of the query (math.sqrt(len(q))).",
-    "divided-by-dk": "You divided by d_k itself. The scale is the square root of d_k: score"
-    " / math.sqrt(len(q)).",
+    "divided-by-dk": "Your scores are divided by d_k, not by its square root: either by "
+    "d_k itself, or by √d_k twice (for instance scores that were already scaled, divided "
+    "again). Scale once: score / math.sqrt(len(q)).",
     "power-precedence": "** 1/2 is not a square root: ** binds tighter than /, and / works "
     "from left to right. Python reads len(q) ** 1/2 as (len(q) ** 1) / 2, that is d_k / 2, "
     "and x / d_k ** 1/2 as (x / d_k) / 2. Write math.sqrt(len(q)) or len(q) ** 0.5. (d_k / "

@@ -50,6 +50,11 @@ HINTS: dict[str, str] = {
     "fixed number) fails when the scores are spread widely: some exponent is still above "
     "709 (OverflowError) or every exponential rounds to 0 (0/0). The shift itself changes "
     "nothing: it cancels between top and bottom.",
+    "causal-renormalised": "You took the softmax over every key, future ones included, "
+    "then zeroed the future weights and divided by what was left. On paper that is the "
+    "same, but when a future key has by far the largest score it takes all the weight "
+    "first: the visible keys' exponentials underflow to 0 and the division is 0/0. Leave "
+    "the future keys out before the softmax, and subtract the largest visible score only.",
     "causal-wrong": "For each query i, run the one-query attention of step 5 on keys[: i + "
     "1] and values[: i + 1].",
 }
@@ -128,6 +133,18 @@ def cases() -> list[h.Case]:
             [[1.0, 2.0], [3.0, 4.0]],
         ),
     ]
+    # For causal-renormalised: query 0's largest score is on key 1, a future key, by
+    # 400 - (-400) = 800 (d_k = 1), so a softmax over every key leaves key 0 with
+    # exp(-800) = 0 and nothing to renormalise (0/0). No raw score reaches 1000, and
+    # exp(400) does not overflow. Query 0 sees key 0 alone: v_0; query 1 gives key 1
+    # all but e^-800 of its weight: v_1.
+    fixed.append(
+        h.Case(
+            "a future key holds query 0's top score, far above the rest",
+            ([[1], [1]], [[-400], [400]], [[1, 2], [3, 4]]),
+            [[1.0, 2.0], [3.0, 4.0]],
+        )
+    )
     rng = random.Random(601)
     seeded = []
     for i, (n, d_k, d_v) in enumerate(((4, 3, 2), (5, 4, 3)), start=1):
@@ -164,9 +181,20 @@ def explain_exception(exc: Exception, args: tuple[Matrix, Matrix, Matrix]) -> st
     """An empty list of keys for query 0 (max() of nothing, or 0/0) is the off-by-one."""
     if isinstance(exc, OverflowError):
         return "no-max"
+    if isinstance(exc, ZeroDivisionError) and _future_key_far_on_top(*args):
+        return "causal-renormalised"  # 0/0 although every query sees a key
     if isinstance(exc, ZeroDivisionError) or (isinstance(exc, ValueError) and "empty" in str(exc)):
         return "mask-off-by-one"
     return None
+
+
+def _future_key_far_on_top(queries: Matrix, keys: Matrix, values: Matrix) -> bool:
+    """Some query's best future score beats its best visible one past exp's range."""
+    for i, q in enumerate(queries):
+        scores = [math.fsum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]
+        if i + 1 < len(scores) and max(scores[i + 1 :]) - max(scores[: i + 1]) > 745:
+            return True
+    return False
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

@@ -24,7 +24,7 @@ FALLBACK_HINT = "split-wrong"
 #: The hints this step gives for its own mistakes (the harness adds its common ones).
 HINTS: dict[str, str] = {
     "heads-interleaved": "Heads are consecutive blocks of columns: with d = 6 and 2 heads, "
-    "head 0 gets columns 0, 1, 2 and head 1 gets columns 3, 4, 5. Taking every "
+    "heads[0] gets columns 0, 1, 2 and heads[1] gets columns 3, 4, 5. Taking every "
     "num_heads-th column (row[i::num_heads]) deals the columns out like cards instead.",
     "heads-swapped": "You made d / num_heads heads of width num_heads, the other way round. "
     "There are num_heads heads, and each is d_head = d / num_heads columns wide.",

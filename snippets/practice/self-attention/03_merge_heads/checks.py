@@ -28,9 +28,9 @@ HINTS: dict[str, str] = {
     "another, each row just gets longer (num_heads * d_head entries).",
     "merge-interleaved": "You took the columns of the heads in turn. split_heads gives "
     "each head one consecutive block, so merging puts whole blocks back one after the "
-    "other: all of head 0's row, then all of head 1's.",
-    "merge-reversed": "Keep the heads in their order: head 0's block comes first (columns "
-    "0 to d_head - 1), then head 1's, and so on.",
+    "other: all of heads[0]'s row, then all of heads[1]'s.",
+    "merge-reversed": "Keep the heads in their order: heads[0]'s block comes first (columns "
+    "0 to d_head - 1), then heads[1]'s, and so on.",
     "merge-wrong": "Row t of the answer is heads[0][t] + heads[1][t] + ... + heads[-1][t] "
     "(the lists joined, one after the other), for every token t.",
 }

@@ -41,6 +41,14 @@ HINTS: dict[str, str] = {
     "fully-masked-nan": "A sequence whose keys are all padding gave NaN: every score is -inf, "
     "and -inf - (-inf) or 0/0 is NaN. Check for a row with no real key first, and return a "
     "row of zeros for it.",
+    "padding-renormalised": "You took the softmax over every key, padding included, then "
+    "zeroed the padding and divided by what was left. On paper that is the same, but when a "
+    "padding key has the largest score it takes all the weight first: the real keys' "
+    "exponentials underflow to 0, and the division is 0/0. Leave padding out before the "
+    "softmax, and subtract the largest score of the real keys only.",
+    "padding-zeros-width": "A sequence of padding only gets, for each query, a row of zeros "
+    "as wide as an output row: d_v = len(v[s][0]), the width of the values, not d_k, the "
+    "width of the queries and keys. The two differ in this case.",
     "no-max": "Subtract the largest score of the real keys before math.exp: exp of a large "
     "score overflows, and only the maximum keeps every exponent at most 0.",
     "padding-wrong": "For each sequence s and each query i of it: score q[s][i] against the "
@@ -76,7 +84,7 @@ def _attend(q: list[float], k: Matrix, v: Matrix, ok: list[bool], how: str) -> l
         return _blend([e / total if y else 0.0 for e, y in zip(exps, ok, strict=True)], v)
     live = [x for x, y in zip(scores, ok, strict=True) if y]
     if not live:
-        return [0.0] * len(v[0])
+        return [0.0] * (len(q) if how == "zeros-dk" else len(v[0]))
     top = max(live)
     exps = [math.exp(x - top) if y else 0.0 for x, y in zip(scores, ok, strict=True)]
     total = math.fsum(exps)
@@ -136,7 +144,10 @@ def cases() -> list[h.Case]:
             ),
             [[[2.0, 4.0], [2.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]]],
         ),
-        # Scaled scores 2545 and -2545 (60 · 60 / √2): all the weight on key 0, key 2 padded.
+        # For padding-renormalised: the padded key 2 holds the top score (3818 against
+        # 2545), so a softmax over every key leaves the real keys 0/0 to renormalise.
+        # For no-max: scaled scores 2545 and -2545 (60 · 60 / √2) overflow math.exp.
+        # All the weight goes to key 0.
         h.Case(
             "large scores must not overflow",
             (
@@ -148,6 +159,20 @@ def cases() -> list[h.Case]:
             [[[1.0, 2.0]]],
         ),
     ]
+    # For padding-zeros-width: d_k = 3 but d_v = 2, and sequence 1 is all padding, so
+    # its rows of zeros are 2 wide. Sequence 0 keeps key 1 only and gets v_1.
+    fixed.append(
+        h.Case(
+            "padding only, with d_k = 3 and d_v = 2: rows of zeros as wide as the values",
+            (
+                [[[1, 0, 1]], [[0, 1, 0]]],
+                [[[1, 1, 0], [0, 1, 1]], [[1, 0, 0], [0, 0, 1]]],
+                [[[2, 4], [6, 8]], [[2, 4], [6, 8]]],
+                [[False, True], [False, False]],
+            ),
+            [[[6.0, 8.0]], [[0.0, 0.0]]],
+        )
+    )
     rng = random.Random(1411)
     seeded = []
     for i, (b, n_q, n_k, d_k, d_v) in enumerate(((2, 3, 4, 3, 2), (3, 2, 5, 2, 3)), start=1):
@@ -166,12 +191,16 @@ MISTAKES = [
     h.Mistake("mask-meaning", lambda q, k, v, keep: _batch(q, k, v, keep, "inverted")),
     h.Mistake("batch-mixed", lambda q, k, v, keep: _batch(q, k, v, keep, "mixed")),
     h.Mistake("padding-after-softmax", lambda q, k, v, keep: _batch(q, k, v, keep, "after")),
+    h.Mistake("padding-zeros-width", lambda q, k, v, keep: _batch(q, k, v, keep, "zeros-dk")),
 ]
 
 
 def explain_exception(exc: Exception, args: tuple[Batch, Batch, Batch, Keep]) -> str | None:
     if isinstance(exc, OverflowError):
         return "no-max"
+    every_sequence_has_a_key = all(any(row) for row in args[3])
+    if isinstance(exc, ZeroDivisionError) and every_sequence_has_a_key:
+        return "padding-renormalised"  # 0/0 with real keys: the padding took the weight
     if isinstance(exc, ZeroDivisionError) or (isinstance(exc, ValueError) and "empty" in str(exc)):
         return "fully-masked"
     return None

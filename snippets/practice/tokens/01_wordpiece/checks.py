@@ -35,6 +35,12 @@ HINTS: dict[str, str] = {
     "wp-no-unk": "A piece was looked up that is not in vocab (KeyError). Test `piece in vocab` "
     "before using vocab[piece]; if not even one character matches at some place, the "
     'answer is [vocab["[UNK]"]].',
+    "wp-from-right": "You matched from the END of the word. WordPiece goes from the start: "
+    "take the longest piece that begins the word, then the longest ## piece that begins "
+    "what is left, and so on. From the right, 'playable' would give pla, ##yable.",
+    "wp-bare-mid": "Inside a word, only a ## piece may continue it: after 'un', the whole-"
+    "word piece 'ables' does not count, even though it is in vocab. Look up '##' + the "
+    "rest there, and a bare piece only at the start of the word.",
     "wp-wrong": "From the start of the word, repeatedly take the longest piece that is in "
     "vocab (with ## in front if it does not start the word) and move past it; if nothing "
     'matches at some place, return [vocab["[UNK]"]].',
@@ -63,6 +69,10 @@ VOCAB: Vocab = {
     "##i": 16,
     "##ng": 17,
     "##un": 18,
+    # Pieces that tell two more wrong splits apart (see the cases that use them).
+    "ables": 19,
+    "pla": 20,
+    "##yable": 21,
 }
 
 
@@ -95,6 +105,14 @@ def cases() -> list[h.Case]:
         # un matches, then nothing starts with x: the whole word is unknown.
         h.Case("'unx' cannot be split: [UNK]", ("unx", VOCAB), [0]),
         h.Case("'xplay' cannot even start: [UNK]", ("xplay", VOCAB), [0]),
+        # For wp-from-right: from the start, play + ##able; from the end, the longest
+        # suffix is ##yable and then pla, so [20, 21] instead of [11, 4].
+        h.Case("'playable' is play, ##able (matched from the start)", ("playable", VOCAB), [11, 4]),
+        # For wp-bare-mid: after un, the bare piece 'ables' is longer than any ## piece,
+        # but mid-word only ## pieces count: un, ##able, ##s, not un, ables.
+        h.Case(
+            "'unables' is un, ##able, ##s (no bare piece mid-word)", ("unables", VOCAB), [1, 4, 13]
+        ),
     ]
     rng = random.Random(2001)
     starts = [p for p in VOCAB if not p.startswith(("#", "["))]
@@ -150,7 +168,43 @@ def _partial_unknown(word: str, vocab: Vocab) -> list[int]:
     return ids
 
 
+def _from_right(word: str, vocab: Vocab) -> list[int]:
+    """Greedy longest match, but from the end of the word towards its start."""
+    ids: list[int] = []
+    end = len(word)
+    while end > 0:
+        start = next(
+            (j for j in range(end) if ("##" if j else "") + word[j:end] in vocab),
+            None,
+        )
+        if start is None:
+            return [vocab["[UNK]"]]
+        ids.insert(0, vocab[("##" if start else "") + word[start:end]])
+        end = start
+    return ids
+
+
+def _bare_mid(word: str, vocab: Vocab) -> list[int]:
+    """Mid-word, a bare piece is accepted where no ## piece of that length is."""
+    ids: list[int] = []
+    i = 0
+    while i < len(word):
+        found = None
+        for j in range(len(word), i, -1):
+            forms = ["##" + word[i:j], word[i:j]] if i else [word[i:j]]
+            found = next((f for f in forms if f in vocab), None)
+            if found is not None:
+                ids.append(vocab[found])
+                i = j
+                break
+        if found is None:
+            return [vocab["[UNK]"]]
+    return ids
+
+
 MISTAKES = [
+    h.Mistake("wp-from-right", _from_right),
+    h.Mistake("wp-bare-mid", _bare_mid),
     h.Mistake("wp-shortest", _shortest),
     h.Mistake("wp-no-hashes", _with_prefix("", "")),
     h.Mistake("wp-hashes-first", _with_prefix("##", "##")),

@@ -33,6 +33,10 @@ HINTS: dict[str, str] = {
     "pe-multiplied": "Divide the position by 10000 ** (2i / d) (or multiply by 10000 ** "
     "(-2i / d)): the frequencies must FALL from 1 radian per position, so that the last "
     "pairs change slowly.",
+    "pe-concatenated": "You put all the sines first and all the cosines after them. The "
+    "lesson interleaves them: entry 2i is sin(p w_i) and entry 2i + 1 is cos(p w_i), so "
+    "that each pair of neighbours is one point turning on a circle. (Some code concatenates "
+    "the two halves; it is another layout of the same numbers, not this one.)",
     "pe-wrong": "For each pair i = 0 .. d/2 - 1, the angle is p / 10000 ** (2 * i / d); "
     "append sin(angle) and then cos(angle). The answer has d numbers.",
 }
@@ -95,7 +99,14 @@ def _pairs(first: str, exponent: str) -> object:
     return pe
 
 
+def _concatenated(p: float, d: int) -> list[float]:
+    """Every sine first, then every cosine: [sin p w_0, ..., cos p w_0, ...]."""
+    angles = [p / 10000 ** (2 * i / d) for i in range(d // 2)]
+    return [math.sin(a) for a in angles] + [math.cos(a) for a in angles]
+
+
 MISTAKES = [
+    h.Mistake("pe-concatenated", _concatenated),
     h.Mistake("pe-swapped", _pairs("cos", "2i")),
     h.Mistake("pe-entry-exponent", _pairs("sin", "j")),
     h.Mistake("pe-no-two", _pairs("sin", "i")),
@@ -121,7 +132,9 @@ def properties(run: h.Runner) -> Iterator[h.Result]:
         ok=ok,
         actual=answer,
         expected="12 numbers, each pair (entries 2i, 2i + 1) with squares adding to 1",
-        hint="pe-entry-exponent",
+        hint="pe-concatenated"
+        if h.compare(answer, _concatenated(*args), 1e-9) is None
+        else "pe-entry-exponent",
         detail="a pair's squares do not add to 1 (or the length is not d)",
     )
 

@@ -37,6 +37,10 @@ HINTS: dict[str, str] = {
     "rope-exponent": "The frequency of pair i is 1 / 10000 ** (2i / d) with i the PAIR's "
     "index (0, 1, 2, ...), as in step 3: pair 1 holds entries 2 and 3 but its exponent is "
     "2 * 1 / d.",
+    "rope-sequential": "You overwrote the first entry of a pair before computing the second, "
+    "so the second used the new value instead of the old one, and the pair is no longer "
+    "rotated (its length changes). Read both old entries first, x, y = q[2i], q[2i + 1], "
+    "then write the two new ones.",
     "rope-wrong": "For pair i (entries 2i and 2i + 1), a = p / 10000 ** (2 * i / d); the new "
     "pair is (x cos a - y sin a, x sin a + y cos a) with x, y the old pair.",
 }
@@ -112,6 +116,20 @@ MISTAKES = [
 ]
 
 
+def _sequential(q: list[float], p: float) -> list[float]:
+    """Updates entry 2i in place, then uses the NEW entry 2i for entry 2i + 1."""
+    out = list(q)
+    d = len(q)
+    for i in range(d // 2):
+        a = p * 10000 ** (-2 * i / d)
+        out[2 * i] = out[2 * i] * math.cos(a) - out[2 * i + 1] * math.sin(a)
+        out[2 * i + 1] = out[2 * i] * math.sin(a) + out[2 * i + 1] * math.cos(a)
+    return out
+
+
+MISTAKES.append(h.Mistake("rope-sequential", _sequential))
+
+
 def _dot(a: list[float], b: list[float]) -> float:
     return math.fsum(x * y for x, y in zip(a, b, strict=True))
 
@@ -132,13 +150,17 @@ def properties(run: h.Runner) -> Iterator[h.Result]:
         near, far = math.nan, math.nan
     else:
         near, far = _dot(answers[0], answers[1]), _dot(answers[2], answers[3])
+    # A rotation keeps lengths: if q came back longer or shorter, the pair was not turned
+    # as a whole (rope-sequential); if lengths hold, the angle ignored p (rope-no-position).
+    kept = len(answers[2]) == 8 and abs(_dot(answers[2], answers[2]) - _dot(q, q)) < 1e-9
+    hint = "rope-no-position" if kept else "rope-sequential"
     yield run.check(
         name,
         (q, 57),
         ok=abs(near - far) <= 1e-9 * max(1.0, abs(near)),
         actual=far,
         expected=f"the score at positions 7 and 4: {h.show(near)}",
-        hint="rope-no-position",
+        hint=hint,
         tol=1e-9,
         detail="the score changed when both positions moved on by 50",
     )

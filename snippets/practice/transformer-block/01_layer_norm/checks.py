@@ -44,7 +44,7 @@ HINTS: dict[str, str] = {
 
 Vector = list[float]
 S = math.sqrt(1.5)  # (3 - 2) / sqrt(2/3): [1, 2, 3] has mean 2 and variance 2/3
-R = 1 / math.sqrt(2)  # [1, 3] has variance 1: with eps = 1, divide by sqrt(2)
+E = 1 / math.sqrt(2 / 3 + 1)  # [1, 2, 3] with eps = 1: divide by sqrt(2/3 + 1)
 
 
 def expected(x: Vector, gain: Vector, bias: Vector, eps: float) -> Vector:
@@ -68,28 +68,37 @@ def _affine(z: Vector, gain: Vector, bias: Vector) -> Vector:
 
 def cases() -> list[h.Case]:
     ones3, zeros3 = [1.0, 1.0, 1.0], [0.0, 0.0, 0.0]
+    # Every case has d >= 3, so that a normalised row is not just -1 and +1: with d = 2
+    # every mistake below that normalises at all gives [-1, 1], and they look alike.
     fixed = [
+        # For ln-unbiased: dividing by d - 1 gives variance 1, not 2/3, so -1, 0, 1.
         h.Case(
             "x = [1, 2, 3], no gain or bias, a tiny eps",
             ([1, 2, 3], ones3, zeros3, 1e-12),
             [-S, 0.0, S],
         ),
+        # For ln-eps-outside and ln-no-eps: with eps = 1, sqrt(2/3 + 1), sqrt(2/3) + 1 and
+        # sqrt(2/3) are three different divisors.
         h.Case(
-            "a large eps = 1: [1, 3] has variance 1, so divide by sqrt(1 + 1)",
-            ([1, 3], [1.0, 1.0], [0.0, 0.0], 1.0),
-            [-R, R],
+            "a large eps = 1: [1, 2, 3] has variance 2/3, so divide by sqrt(2/3 + 1)",
+            ([1, 2, 3], ones3, zeros3, 1.0),
+            [-E, 0.0, E],
         ),
+        # For ln-bias-before-gain and ln-no-gain-bias: three different gains and biases on
+        # [-S, 0, S]; (z + b) * g and z alone both differ from g * z + b in every entry.
         h.Case(
-            "gain [2, 3] and bias [1, -1] on the normalised [-1, 1]",
-            ([1, 3], [2.0, 3.0], [1.0, -1.0], 1e-12),
-            [-1.0, 2.0],
+            "gain [2, 3, 4] and bias [1, -1, 0.5] on the normalised [-S, 0, S], S = sqrt(1.5)",
+            ([1, 2, 3], [2.0, 3.0, 4.0], [1.0, -1.0, 0.5], 1e-12),
+            [1 - 2 * S, -1.0, 0.5 + 4 * S],
         ),
+        # For ln-no-eps: variance 0 divides by zero without eps.
         h.Case(
             "every entry equal: variance 0, the answer is the bias",
             ([5, 5, 5], [1.0, 2.0, 3.0], [0.5, 0.0, -0.5], 1e-5),
             [0.5, 0.0, -0.5],
         ),
-        # [0, 4, 8, 12]: mean 6, variance (36 + 4 + 4 + 36) / 4 = 20.
+        # For ln-unbiased at d = 4 (80 / 3 against 20). [0, 4, 8, 12]: mean 6, variance
+        # (36 + 4 + 4 + 36) / 4 = 20.
         h.Case(
             "four entries, MiniLM's eps = 1e-12",
             ([0, 4, 8, 12], [1.0] * 4, [0.0] * 4, 1e-12),

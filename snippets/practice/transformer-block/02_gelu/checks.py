@@ -25,8 +25,9 @@ FALLBACK_HINT = "gelu-wrong"
 
 #: The hints this step gives for its own mistakes (the harness adds its common ones).
 HINTS: dict[str, str] = {
-    "gelu-tanh": "That is the tanh approximation of GELU, a formula GPT-2 used because it "
-    "was cheaper to compute than erf. BERT and all-MiniLM-L6-v2 use the exact GELU, "
+    "gelu-tanh": "That is the tanh approximation of GELU, cheaper than erf, which Google's "
+    "original BERT code and GPT-2's code use. all-MiniLM-L6-v2's configuration names the "
+    "exact GELU, "
     "x * (1 + erf(x / sqrt(2))) / 2. The two differ by at most 0.00047 (near x = 2.7 and -2.7): "
     "small, yet far beyond the checks' tolerance.",
     "gelu-no-sqrt2": "Divide by sqrt(2) inside erf: Phi(x) = (1 + erf(x / sqrt(2))) / 2. "

@@ -4,7 +4,7 @@ import math
 
 
 def gelu(x):
-    """The exact GELU of one number x, as BERT and all-MiniLM-L6-v2 use it.
+    """The exact GELU of one number x, the form all-MiniLM-L6-v2's configuration names.
 
     GELU(x) = x * Phi(x), where Phi is the standard normal distribution's cumulative
     function, Phi(x) = (1 + erf(x / sqrt(2))) / 2. Return one number.

@@ -38,6 +38,15 @@ HINTS: dict[str, str] = {
     "ffn-transposed": "You went along the rows of w_1 (or w_2). The hidden unit j is x "
     "against COLUMN j of w_1: x[0]*w_1[0][j] + x[1]*w_1[1][j] + ...; w_1 has d rows and h "
     "columns, so the hidden layer has h = len(w_1[0]) = len(b_1) entries.",
+    "ffn-hidden-4d": "The hidden layer is as wide as w_1 has columns, h = len(b_1); you "
+    "assumed 4 * d. Real models use four times the width, but the checks also give other "
+    "widths: loop over range(len(b_1)).",
+    "ffn-widths": "An index ran past the end of a list: w_1 has d rows of h entries and w_2 "
+    "has h rows of d entries, where h = len(b_1) is read from the arrays (not always 4 * d). "
+    "Hidden unit j is x against column j of w_1: x[0]*w_1[0][j] + x[1]*w_1[1][j] + ...",
+    "ffn-gelu-tanh": "You used the tanh approximation of GELU. This step asks for the exact "
+    "GELU of step 2, x * (1 + erf(x / sqrt(2))) / 2, the one all-MiniLM-L6-v2's "
+    "configuration names; the two differ in the fourth decimal, beyond the tolerance.",
     "ffn-wrong": "hidden[j] = gelu(sum over i of x[i] * w_1[i][j], plus b_1[j]) for each of "
     "the h hidden units; then out[c] = sum over j of hidden[j] * w_2[j][c], plus b_2[c].",
 }
@@ -67,6 +76,21 @@ def _ffn(
     return _layer([act(v) for v in _layer(x, w_1, b_1)], w_2, b_2)
 
 
+def _gelu_tanh(x: float) -> float:
+    return 0.5 * x * (1 + math.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
+
+
+def _hidden_4d(x: Vector, w_1: Matrix, b_1: Vector, w_2: Matrix, b_2: Vector) -> Vector:
+    """The hidden width hard-coded as 4 d (only answers when h >= 4 d)."""
+    width = 4 * len(x)
+    hidden = [
+        _gelu(math.fsum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]) for j in range(width)
+    ]
+    return [
+        math.fsum(hidden[j] * w_2[j][c] for j in range(width)) + b_2[c] for c in range(len(b_2))
+    ]
+
+
 def expected(x: Vector, w_1: Matrix, b_1: Vector, w_2: Matrix, b_2: Vector) -> Vector:
     """GELU(x W_1 + b_1) W_2 + b_2."""
     return _ffn(x, w_1, b_1, w_2, b_2)
@@ -85,8 +109,11 @@ def cases() -> list[h.Case]:
     w_1 = [[1, 0, 1, 2], [0, 1, 1, 0]]
     w_2 = [[1, 0], [0, 1], [1, 0], [0, 1]]
     fixed = [
+        # Every part used, each GELU value a tabled one: for ffn-relu, ffn-linear,
+        # ffn-bias-after, ffn-no-b2 and ffn-gelu-tanh (tanh's GELU(1) is off by 1.6e-4).
+        # Its hidden width is 2 d, not 4 d: a width hard-coded as 4 d fails here.
         h.Case(
-            "d = 2, a hidden layer of 4 (4 times wider), every part used",
+            "d = 2, a hidden layer of 4 (2 times wider), every part used",
             ([1, -1], w_1, [0, 0, 1, 0], w_2, [0.5, -0.5]),
             [2 * PHI_1 + 0.5, -(1 - PHI_1) + 2 * PHI_2 - 0.5],
         ),
@@ -117,6 +144,23 @@ def cases() -> list[h.Case]:
             [-(1 - PHI_1), 0.0],
         ),
     ]
+    # For ffn-hidden-4d: a hidden layer 6 times wider than d = 1, so that a width
+    # hard-coded as 4 d answers (drops units 4 and 5) rather than failing on an index.
+    # For ffn-transposed too: w_1 has one row, so going along rows keeps one unit.
+    wide_1, wide_2 = (
+        [[1.0, -1.0, 0.5, 2.0, 1.0, -2.0]],
+        [[1.0], [0.5], [-1.0], [0.25], [2.0], [1.0]],
+    )
+    # It comes first, so that a width hard-coded as 4 d is named before it fails on an
+    # index in the cases that follow (whose hint must name both width mistakes).
+    fixed.insert(
+        0,
+        h.Case(
+            "d = 1, a hidden layer of 6 (6 times wider)",
+            ([1.0], wide_1, [0.0] * 6, wide_2, [0.0]),
+            expected([1.0], wide_1, [0.0] * 6, wide_2, [0.0]),
+        ),
+    )
     rng = random.Random(3301)
     seeded = []
     for i, d in enumerate((2, 3, 4), start=1):
@@ -142,15 +186,21 @@ MISTAKES = [
         "ffn-no-b2", lambda x, w_1, b_1, w_2, b_2: expected(x, w_1, b_1, w_2, [0.0] * len(b_2))
     ),
     h.Mistake("ffn-transposed", _transposed),
+    h.Mistake("ffn-hidden-4d", _hidden_4d),
+    h.Mistake("ffn-gelu-tanh", lambda *a: _ffn(*a, act=_gelu_tanh)),
 ]
 
 
 def explain_exception(
     exc: Exception, args: tuple[Vector, Matrix, Vector, Matrix, Vector]
 ) -> str | None:
-    """An index past a row of w_1 (d entries taken for h): the rows and columns are swapped."""
+    """An index past the end of a list: the widths were not read from the arrays.
+
+    Rows and columns swapped and a width hard-coded as 4 d both end here, so the hint
+    names both; their wrong values, on the cases where they answer, get their own hints.
+    """
     if isinstance(exc, IndexError):
-        return "ffn-transposed"
+        return "ffn-widths"
     return None
 
 

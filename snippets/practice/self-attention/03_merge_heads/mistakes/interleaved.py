@@ -1,4 +1,4 @@
-"""Deals the columns back in turn: head 0's first, head 1's first, ... (zip of the rows).
+"""Deals the columns back in turn: heads[0]'s first, heads[1]'s first, ... (zip of the rows).
 
 EXPECTED_HINT: merge-interleaved
 """

@@ -1,4 +1,6 @@
-"""The tanh approximation (GPT-2's gelu_new), where the exact, erf-based GELU is asked.
+"""The tanh approximation (gelu_new in transformers; the gelu of the BERT and GPT-2 codes).
+
+The exact, erf-based GELU is asked.
 
 EXPECTED_HINT: gelu-tanh
 """
