@@ -149,11 +149,18 @@ def _page_src_path(config_file: Path, page: Path) -> str:
         return page.name
 
 
-def expand_includes(text: str, config_file: Path, page: Path) -> str:
-    """Expand ``--8<--`` includes exactly as the MkDocs build does (pymdownx.snippets)."""
+def expand_includes(text: str, config_file: Path, page: Path, *, auto_append: bool = True) -> str:
+    """Expand ``--8<--`` includes exactly as the MkDocs build does (pymdownx.snippets).
+
+    ``auto_append=False`` leaves out the files the settings append to every text (the
+    glossary): what a single line of the page expands to, for the line maps.
+    """
+    settings = snippet_settings(config_file, page)
+    if not auto_append:
+        settings.pop("auto_append", None)
     md = markdown.Markdown(
         extensions=["pymdownx.snippets"],
-        extension_configs={"pymdownx.snippets": snippet_settings(config_file, page)},
+        extension_configs={"pymdownx.snippets": settings},
     )
     lines = md.preprocessors["snippet"].run(text.split("\n"))
     return "\n".join(lines)
@@ -228,6 +235,35 @@ def origins(
     return found
 
 
+def _appended_origins(
+    appended: list[str], settings: dict[str, Any], root: Path
+) -> list[Origin] | None:
+    """The :class:`Origin` of each line that ``auto_append`` adds after a page's own.
+
+    Each line is matched, in order, with the lines of the appended files; the blank
+    lines pymdownx.snippets puts around them are named by the file they surround.
+    None if a line matches neither.
+    """
+    files = [
+        (t, (root / t).read_text(encoding="utf-8").split("\n"))
+        for t in settings.get("auto_append", [])
+    ]
+    found: list[Origin] = []
+    at = 0  # which file
+    number = 0  # lines of it matched so far
+    for line in appended:
+        while at < len(files) and number >= len(files[at][1]):
+            at, number = at + 1, 0
+        if at < len(files) and line == files[at][1][number]:
+            number += 1
+            found.append(Origin(files[at][0], number, None))
+        elif not line.strip() and files:
+            found.append(Origin(files[min(at, len(files) - 1)][0], 0, "auto_append"))
+        else:
+            return None
+    return found
+
+
 class RenderedMarkdownDocument(Document):
     """A Markdown page with its ``--8<--`` includes expanded, as MkDocs renders it.
 
@@ -258,12 +294,25 @@ class RenderedMarkdownDocument(Document):
         document.root = config_file.parent
 
         def expand(text: str) -> str:
-            return expand_includes(text, config_file, page)
+            return expand_includes(text, config_file, page, auto_append=False)
 
-        document.line_map = _line_map(raw, expanded, expand)
+        # The page's own lines, then what auto_append adds after them (the glossary):
+        # lines of the appended files, named by those files.
+        body = expand(raw)
+        appended = expanded.split("\n")[len(body.split("\n")) :]
+        tail = _appended_origins(appended, snippet_settings(config_file, page), document.root)
+        if expanded.split("\n")[: len(body.split("\n"))] != body.split("\n"):
+            tail = None
+        line_map = _line_map(raw, body, expand)
+        document.line_map = (
+            None
+            if line_map is None or tail is None
+            else line_map + [(len(raw.split("\n")), 0)] * len(tail)
+        )
         name = _relative(page, document.root)
         found = origins(name, raw, expand, document.root)
-        document.origins = found if len(found) == len(expanded.split("\n")) else None
+        ok = tail is not None and len(found) == len(body.split("\n"))
+        document.origins = found + (tail or []) if ok else None
         for parser in parsers:
             for region in parser(document):
                 document.add(region)
