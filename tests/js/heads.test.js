@@ -118,13 +118,13 @@ test("checkRoles accepts a matching file and names what is wrong otherwise", () 
   assert.throws(() => checkRoles(shortLayers, record), /'tired' has 1 layers, the attention data 2/);
   const shortHeads = good();
   shortHeads.sentences.wide[1].pop();
-  assert.throws(() => checkRoles(shortHeads, record), /'wide' layer 1 does not have 3 heads/);
+  assert.throws(() => checkRoles(shortHeads, record), /'wide' layer 2 does not have 3 heads/);
   const badRole = good();
   badRole.sentences.tired[0][2].role = "sideways";
-  assert.throws(() => checkRoles(badRole, record), /layer 0 head 2: unknown role "sideways"/);
+  assert.throws(() => checkRoles(badRole, record), /layer 1, head 3: unknown role "sideways"/);
   const badShare = good();
   badShare.sentences.tired[1][0].share = 1.5;
-  assert.throws(() => checkRoles(badShare, record), /layer 1 head 0: share must be a number in \[0, 1\], got 1.5/);
+  assert.throws(() => checkRoles(badShare, record), /layer 2, head 1: share must be a number in \[0, 1\], got 1.5/);
   assert.throws(() => checkRoles({ sentences: {} }, record), /missing key 'roles'/);
 });
 

@@ -38,10 +38,10 @@ export function checkRoles(roles, record) {
     layers.forEach((heads, layer) => {
       check(
         Array.isArray(heads) && heads.length === record.heads,
-        `head roles: sentence '${s.id}' layer ${layer} does not have ${record.heads} heads`,
+        `head roles: sentence '${s.id}' layer ${layer + 1} does not have ${record.heads} heads`,
       );
       heads.forEach((e, head) => {
-        const where = `head roles: sentence '${s.id}' layer ${layer} head ${head}`;
+        const where = `head roles: sentence '${s.id}' layer ${layer + 1}, head ${head + 1}`;
         check(e && ROLE_KEYS.includes(e.role), `${where}: unknown role ${JSON.stringify(e && e.role)}`);
         check(
           Number.isFinite(e.share) && e.share >= 0 && e.share <= 1,

@@ -37,6 +37,10 @@ HINTS: dict[str, str] = {
     "mask-after-softmax": "You zeroed the masked weights after the softmax, so the weights "
     "that are left add up to less than 1. Leave the masked keys out BEFORE the softmax (or "
     "give them a score of -inf), so that the remaining weights share all of it.",
+    "mask-renormalised": "You took the softmax over every key, masked ones included, then "
+    "zeroed the masked weights and renormalised. When a masked key holds the top score by "
+    "far, every allowed key's exp(score - max) underflows to 0 and there is nothing left to "
+    "renormalise (0/0). Leave the masked keys out of the maximum and of the softmax.",
     "one-output-per-query": "Return one output per query, in the order of the queries: a "
     "list of n_q lists, each as wide as a value.",
     "mask-optional": "mask must be optional: define the function as attention(queries, keys, "
@@ -129,6 +133,17 @@ def cases() -> list[h.Case]:
             [[1.0, 2.0], [1.0, 2.0]],
         ),
     ]
+    # For mask-renormalised: query 0 may not see key 1, whose score beats key 0's by
+    # 400 - (-400) = 800 (d_k = 1), so a softmax over every key leaves key 0 with
+    # exp(-800) = 0 and nothing to renormalise (0/0). Query 0 sees key 0 alone: v_0;
+    # query 1 sees both and gives key 1 all but e^-800 of its weight: v_1.
+    fixed.append(
+        h.Case(
+            "a masked key holds query 0's top score, far above the rest",
+            ([[1], [1]], [[-400], [400]], [[1, 2], [3, 4]], [[True, False], [True, True]]),
+            [[1.0, 2.0], [3.0, 4.0]],
+        )
+    )
     rng = random.Random(701)
     seeded = []
     for i, (n_q, n_k, d_k, d_v) in enumerate(((2, 5, 3, 2), (4, 3, 4, 3), (3, 6, 2, 1)), start=1):
@@ -171,9 +186,24 @@ MISTAKES = [
 def explain_exception(exc: Exception, args: tuple[Matrix, Matrix, Matrix, Mask]) -> str | None:
     if isinstance(exc, OverflowError):
         return "no-max"
+    if isinstance(exc, ZeroDivisionError) and len(args) == 4 and _masked_key_far_on_top(*args):
+        return "mask-renormalised"  # 0/0 although every query sees a key
     if isinstance(exc, TypeError) and "mask" in str(exc) and len(args) == 3:
         return "mask-optional"
     return None
+
+
+def _masked_key_far_on_top(queries: Matrix, keys: Matrix, values: Matrix, mask: Mask) -> bool:
+    """Some query's best masked score beats its best allowed one past exp's range."""
+    if mask is None:
+        return False
+    for i, q in enumerate(queries):
+        scores = [math.fsum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]
+        hidden = [x for x, ok in zip(scores, mask[i]) if not ok]
+        seen = [x for x, ok in zip(scores, mask[i]) if ok]
+        if hidden and seen and max(hidden) - max(seen) > 745:
+            return True
+    return False
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

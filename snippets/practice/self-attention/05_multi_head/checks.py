@@ -37,6 +37,10 @@ HINTS: dict[str, str] = {
     "Projecting the keys with w_q scores every token against its own kind of query.",
     "mha-causal-ignored": "Pass causal on to every head: with causal=True, no head may let "
     "position i attend to a later position.",
+    "mha-renormalised": "With causal=True you took each softmax over every key, later ones "
+    "included, then zeroed the later weights and renormalised. When a later key holds the top "
+    "score by far, every earlier key's exp(score - max) underflows to 0 and there is nothing "
+    "left to renormalise (0/0). Leave the later keys out of the maximum and of the softmax.",
     "mha-causal-optional": "causal must be optional: define multi_head_attention(x, w_q, w_k, "
     "w_v, w_o, num_heads, causal=False).",
     "mha-split-x": "Project first, then split. Head i's queries are its block of columns of "
@@ -187,6 +191,17 @@ def cases() -> list[h.Case]:
             _single_head(x, w_q, w_k, w_v, w_o),
         )
     )
+    # For mha-renormalised: d_model = 1, one head, x = [1, 3], w_k = 400: token 0's query
+    # scores the later key 3 * 400 = 1200 against its own 400, 800 apart, so a softmax over
+    # every key leaves key 0 with exp(-800) = 0 and nothing to renormalise (0/0). Causal,
+    # token 0 sees only itself (v_0 = 1) and token 1 gives key 1 all but e^-2400 (v_1 = 3).
+    fixed.append(
+        h.Case(
+            "causal, and a later key holds token 0's top score, far above the rest",
+            ([[1], [3]], [[1]], [[400]], [[1]], [[1]], 1, True),
+            [[1.0], [3.0]],
+        )
+    )
     seeded = []
     sizes = ((3, 4, 2, False), (4, 6, 3, True), (5, 6, 2, True), (2, 4, 4, False))
     for i, (n, d, num_heads, causal) in enumerate(sizes, start=1):
@@ -220,6 +235,8 @@ MISTAKES = [
 def explain_exception(exc: Exception, args: tuple[Any, ...]) -> str | None:
     if isinstance(exc, TypeError) and "causal" in str(exc) and len(args) == 6:
         return "mha-causal-optional"
+    if isinstance(exc, ZeroDivisionError) and len(args) == 7 and args[6]:
+        return "mha-renormalised"  # 0/0 with causal=True: each position sees a key
     return None
 
 
