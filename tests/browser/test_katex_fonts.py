@@ -27,21 +27,34 @@ DRAWN_WITH = """(root) => [...document.querySelectorAll('.katex-html *')]
     .length"""
 
 
+# Marks the spans that hold text of their own: the only ones a font draws text for
+# (CSS.getPlatformFontsForNode reports the fonts of a node's child text nodes), so the
+# others need no round trip to DevTools. Returns how many were marked.
+MARK_TEXT_SPANS = """() => {
+    const spans = [...document.querySelectorAll('.katex-html span')]
+        .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.data.trim()));
+    for (const e of spans) e.setAttribute('data-font-probe', '');
+    return spans.length;
+}"""
+
+
 def fonts_per_element(page: Any) -> list[list[tuple[str, int]]]:
     """For each text-bearing element of the formulas, the fonts drawn and their glyphs."""
+    marked = page.evaluate(MARK_TEXT_SPANS)
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
     root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
-    ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": ".katex-html span"})[
+    ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "[data-font-probe]"})[
         "nodeIds"
     ]
     out = []
     for node in ids:
         fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-        if fonts:
-            out.append(sorted((f["familyName"], f["glyphCount"]) for f in fonts))
+        out.append(sorted((f["familyName"], f["glyphCount"]) for f in fonts))
     cdp.detach()
+    # Every span with text of its own was drawn with some font.
+    assert len(out) == marked and all(out), f"{sum(not f for f in out)} of {marked} drew nothing"
     return out
 
 
