@@ -37,3 +37,28 @@ def describe(violations: list[dict[str, Any]]) -> str:
         targets = [", ".join(map(str, n["target"])) for n in v["nodes"][:3]]
         lines.append(f"{v['id']} ({v['impact']}): {v['help']} -> {targets}")
     return "\n".join(lines)
+
+
+PALETTE_TOGGLE = "form[data-palette] label:not([hidden])"
+
+
+def violations_in_both_palettes(page: Any, include: str | None = None) -> dict[str, str]:
+    """axe's violations in the palette shown, then in the other one, as `describe` texts.
+
+    The other palette is reached the way a reader reaches it, with the header's toggle,
+    and the toggle is pressed again after, so the page is left in the palette it was in.
+    Returns ``{scheme: description}`` for each of the two schemes (``""`` when clean).
+    """
+    found: dict[str, str] = {}
+    first = page.evaluate("document.body.dataset.mdColorScheme")
+    for _ in range(2):
+        scheme = page.evaluate("document.body.dataset.mdColorScheme")
+        page.wait_for_function(
+            "() => document.getAnimations().every((a) => a.playState !== 'running')"
+        )
+        found[scheme] = describe(axe_violations(page, include))
+        page.locator(PALETTE_TOGGLE).click()
+        page.wait_for_function("(s) => document.body.dataset.mdColorScheme !== s", arg=scheme)
+    assert page.evaluate("document.body.dataset.mdColorScheme") == first
+    assert len(found) == 2, f"the toggle did not change the palette: {found}"
+    return found
