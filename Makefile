@@ -101,12 +101,17 @@ test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no
 # `make test` runs its phases in order and times each one: the times are printed at the
 # end and written, one "phase<TAB>seconds" line each, to $(PHASES) (`make bench` reads
 # them from a fresh clone's run). pytest runs in two parts, the tests that drive Chromium
-# and the rest, each on PYTEST_WORKERS processes (pytest-xdist). A file's tests stay on
-# one worker (--dist loadfile): a page's doc tests share one namespace, in page order, and
-# a module's fixtures (two clean builds, a browser context) are made once.
+# and the rest, on pytest-xdist workers. A file's tests stay on one worker (--dist
+# loadfile): a page's doc tests share one namespace, in page order, and a module's
+# fixtures (two clean builds, a browser context) are made once. The rest is CPU-bound and
+# runs on one worker per core (PYTEST_WORKERS); the browser tests mostly wait on
+# Chromium's frames and round trips (a fresh clone's make test with 2 workers for both
+# used 379 CPU-seconds in 607 s on 2 cores, 490 s of it in the browser tests), so they
+# run on twice as many (PYTEST_BROWSER_WORKERS).
 PHASES ?= .cache/test-phases.tsv
 PYTEST_WORKERS ?= 2
-PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile --durations=15
+PYTEST_BROWSER_WORKERS ?= 4
+PYTEST_PARALLEL = --dist loadfile --durations=15
 define phase
 	@start=$$(date +%s%N); $(2) || exit $$?; \
 	printf '%s\t%s\n' '$(1)' "$$(( ($$(date +%s%N) - start) / 1000000 ))" >> $(PHASES)
@@ -119,8 +124,8 @@ test: ## Install what is missing, lint, build strictly, run every test (timed by
 	$(call phase,lint,$(MAKE) --no-print-directory lint)
 	$(call phase,node tests,$(MAKE) --no-print-directory test-js)
 	$(call phase,build,$(MAKE) --no-print-directory build)
-	$(call phase,pytest (not browser),$(BIN)/pytest $(PYTEST_PARALLEL) --ignore=tests/browser)
-	$(call phase,pytest (browser),$(BIN)/pytest $(PYTEST_PARALLEL) tests/browser)
+	$(call phase,pytest (not browser),$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_PARALLEL) --ignore=tests/browser)
+	$(call phase,pytest (browser),$(BIN)/pytest -n $(PYTEST_BROWSER_WORKERS) $(PYTEST_PARALLEL) tests/browser)
 	@awk -F '\t' '{ printf "  %-22s %7.1f s\n", $$1, $$2 / 1000; t += $$2 } \
 		END { printf "  %-22s %7.1f s\n", "make test", t / 1000 }' $(PHASES)
 
