@@ -182,23 +182,20 @@ function layout(box, data, id) {
 
 /** Everything that depends on the sentence, layer, head and hiding; then the row. */
 function render(ui, state, data, dflt) {
+  const sent = data.sentences[state.sentence];
+  // Hiding [CLS] and [SEP] must leave a token: otherwise the box is off and disabled.
+  const canHide = keptIndices(sent.tokens, true).length > 0;
+  ui.hide.disabled = !canHide;
+  if (!canHide && state.hide) {
+    state.hide = false;
+    ui.hide.checked = false;
+  }
   const v = viewOf(data, state, state.sentence);
   state.view = v;
-  const sent = data.sentences[state.sentence];
   const first = data.sentences[0];
   const L = data.layers;
   const H = data.heads;
-  ui.gridHead.replaceChildren(headRow(v.tokens, true));
-  ui.gridBody.replaceChildren(
-    ...v.matrix.map((row, r) =>
-      h(
-        "tr",
-        { class: "heatmap__query", "data-row": r },
-        h("th", { scope: "row", tabindex: "-1" }, v.tokens[r]),
-        row.map((w) => h("td", { tabindex: "-1", style: heat(w) }, h("span", { class: "visually-hidden" }, formatWeight(w)))),
-      ),
-    ),
-  );
+  renderGrid(ui, v);
   ui.caption.textContent = `Attention weights, query → key: layer ${state.layer + 1}, head ${
     state.head + 1
   }, ${labelOf(sent)}`;
@@ -230,6 +227,51 @@ function render(ui, state, data, dflt) {
   }`;
   ui.contrast.textContent = sent.own ? "" : contrastNote(data, state);
   renderRow(ui, state, qPos, false);
+}
+
+/**
+ * The grid's cells. The same tokens as shown already (another layer or head): only the
+ * cells whose shade or number changed are touched, never rebuilt, so a 64-token
+ * sentence (4,096 cells) changes head without a pause. New tokens: the rows are built
+ * afresh. The box's `data-hm-cells-built` counts every cell ever built (tests read it).
+ */
+function renderGrid(ui, v) {
+  const key = v.tokens.join("\u0000");
+  const rows = ui.gridBody.rows;
+  if (ui.gridKey === key && rows.length === v.matrix.length) {
+    v.matrix.forEach((row, r) => {
+      const cells = rows[r].cells;
+      row.forEach((w, k) => {
+        const td = cells[k + 1];
+        const t = scalePosition(w).toFixed(4);
+        if (td.dataset.t !== t) {
+          td.dataset.t = t;
+          td.style.setProperty("--heat-t", t);
+        }
+        const text = formatWeight(w);
+        const span = td.firstChild;
+        if (span.textContent !== text) span.textContent = text;
+      });
+    });
+    return;
+  }
+  ui.gridKey = key;
+  ui.gridHead.replaceChildren(headRow(v.tokens, true));
+  ui.gridBody.replaceChildren(
+    ...v.matrix.map((row, r) =>
+      h(
+        "tr",
+        { class: "heatmap__query", "data-row": r },
+        h("th", { scope: "row", tabindex: "-1" }, v.tokens[r]),
+        row.map((w) => {
+          const t = scalePosition(w).toFixed(4);
+          return h("td", { tabindex: "-1", style: `--heat-t:${t}`, "data-t": t }, h("span", { class: "visually-hidden" }, formatWeight(w)));
+        }),
+      ),
+    ),
+  );
+  ui.cellsBuilt = (ui.cellsBuilt ?? 0) + v.matrix.length * v.tokens.length;
+  ui.box.dataset.hmCellsBuilt = String(ui.cellsBuilt);
 }
 
 /** The header row of the grid (with its corner cell's class) or of the table. */
