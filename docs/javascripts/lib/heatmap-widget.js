@@ -6,9 +6,10 @@
 // formatWeight parts once, render() redraws everything that depends on the state, wire() turns
 // events into state changes followed by a render.
 import { DIGITS, formatWeight, h, uniqueId } from "./dom.js";
+import { pixels } from "./heads-math.js";
 import { ownSentence, ownSentenceRadio, sentencePicker } from "./own-sentence.js";
 import {
-  defaultHead, describeChange, fromUnits, keptIndices, restrict, scalePosition, strongestKey, tokenIndex,
+  defaultHead, describeChange, fromUnits, keptIndices, restrict, scaleOf, scalePosition, strongestKey, tokenIndex,
 } from "./heatmap-math.js";
 
 const QUERY = "it";
@@ -195,7 +196,7 @@ function render(ui, state, data, dflt) {
   const first = data.sentences[0];
   const L = data.layers;
   const H = data.heads;
-  renderGrid(ui, v);
+  const rebuilt = renderGrid(ui, v);
   ui.caption.textContent = `Attention weights, query → key: layer ${state.layer + 1}, head ${
     state.head + 1
   }, ${labelOf(sent)}`;
@@ -204,10 +205,14 @@ function render(ui, state, data, dflt) {
   }. Rows are queries, columns are keys; each row sums to 1.`;
   renderTable(ui, state);
 
-  ui.sentence.replaceChildren(
-    h("span", { class: "heatmap__label" }, "Sentence as the model saw it:"),
-    ...sent.tokens.flatMap((t) => [" ", h("code", {}, t)]),
-  );
+  const said = sent.tokens.join("\u0000");
+  if (ui.sentenceKey !== said) {
+    ui.sentenceKey = said;
+    ui.sentence.replaceChildren(
+      h("span", { class: "heatmap__label" }, "Sentence as the model saw it:"),
+      ...sent.tokens.flatMap((t) => [" ", h("code", {}, t)]),
+    );
+  }
   const isDefault = state.layer === dflt.layer && state.head === dflt.head;
   const pick = sent.own ? sent.pick : null;
   const where = pick
@@ -227,18 +232,52 @@ function render(ui, state, data, dflt) {
   }`;
   ui.contrast.textContent = sent.own ? "" : contrastNote(data, state);
   renderRow(ui, state, qPos, false);
+  if (rebuilt) placeGridImage(ui); // new cells; a layer or head change moves none
 }
 
+/** From this many tokens on, the grid's colours are one image instead of a style per cell. */
+export const IMAGE_FROM = 24;
+
 /**
- * The grid's cells. The same tokens as shown already (another layer or head): only the
- * cells whose shade or number changed are touched, never rebuilt, so a 64-token
- * sentence (4,096 cells) changes head without a pause. New tokens: the rows are built
- * afresh. The box's `data-hm-cells-built` counts every cell ever built (tests read it).
+ * The grid's cells. Up to IMAGE_FROM tokens each cell carries its shade (--heat-t) and
+ * its number. A longer sentence (a reader's, up to 64 tokens: 4,096 cells) would cost a
+ * style pass over every cell at each layer or head change, seconds on a slow phone: its
+ * shades are drawn as one image of n x n pixels behind the cells (the tbody's
+ * background, scaled to the cells, the same heat scale as lib/heads-math.js's pixels),
+ * and only the selected row's cells carry numbers (focus never leaves that row; the row
+ * panel and the table alternative hold every number). The same tokens as shown already:
+ * the cells are kept, never rebuilt. The box's `data-hm-cells-built` counts every cell
+ * ever built (tests read it). Returns whether the cells were built afresh.
  */
 function renderGrid(ui, v) {
   const key = v.tokens.join("\u0000");
+  const n = v.tokens.length;
+  const image = n >= IMAGE_FROM;
+  ui.grid.classList.toggle("heatmap__grid--image", image);
   const rows = ui.gridBody.rows;
-  if (ui.gridKey === key && rows.length === v.matrix.length) {
+  let rebuilt = false;
+  if (ui.gridKey !== key || rows.length !== n) {
+    ui.gridKey = key;
+    ui.gridHead.replaceChildren(headRow(v.tokens, true));
+    ui.gridBody.replaceChildren(
+      ...v.matrix.map((row, r) =>
+        h(
+          "tr",
+          { class: "heatmap__query", "data-row": r },
+          h("th", { scope: "row", tabindex: "-1" }, v.tokens[r]),
+          row.map(() => h("td", { tabindex: "-1" }, h("span", { class: "visually-hidden" }))),
+        ),
+      ),
+    );
+    ui.cellsBuilt = (ui.cellsBuilt ?? 0) + n * n;
+    ui.box.dataset.hmCellsBuilt = String(ui.cellsBuilt);
+    ui.shownRow = -1;
+    rebuilt = true;
+  }
+  if (image) {
+    drawGridImage(ui, v.matrix);
+  } else {
+    ui.gridBody.style.removeProperty("background-image");
     v.matrix.forEach((row, r) => {
       const cells = rows[r].cells;
       row.forEach((w, k) => {
@@ -248,30 +287,48 @@ function renderGrid(ui, v) {
           td.dataset.t = t;
           td.style.setProperty("--heat-t", t);
         }
-        const text = formatWeight(w);
-        const span = td.firstChild;
-        if (span.textContent !== text) span.textContent = text;
+        setText(td.firstChild, formatWeight(w));
       });
     });
-    return;
   }
-  ui.gridKey = key;
-  ui.gridHead.replaceChildren(headRow(v.tokens, true));
-  ui.gridBody.replaceChildren(
-    ...v.matrix.map((row, r) =>
-      h(
-        "tr",
-        { class: "heatmap__query", "data-row": r },
-        h("th", { scope: "row", tabindex: "-1" }, v.tokens[r]),
-        row.map((w) => {
-          const t = scalePosition(w).toFixed(4);
-          return h("td", { tabindex: "-1", style: `--heat-t:${t}`, "data-t": t }, h("span", { class: "visually-hidden" }, formatWeight(w)));
-        }),
-      ),
-    ),
-  );
-  ui.cellsBuilt = (ui.cellsBuilt ?? 0) + v.matrix.length * v.tokens.length;
-  ui.box.dataset.hmCellsBuilt = String(ui.cellsBuilt);
+  return rebuilt;
+}
+
+const setText = (el, text) => {
+  if (el.textContent !== text) el.textContent = text;
+};
+
+/** The shades of a long sentence as the tbody's background: n x n pixels, scaled to the cells. */
+function drawGridImage(ui, matrix) {
+  const n = matrix.length;
+  ui.canvas ??= document.createElement("canvas");
+  ui.canvas.width = n;
+  ui.canvas.height = n;
+  ui.canvas.getContext("2d").putImageData(new ImageData(pixels(matrix, scaleOf(getComputedStyle(ui.box))), n, n), 0, 0);
+  ui.gridBody.style.backgroundImage = `url(${ui.canvas.toDataURL()})`;
+}
+
+/** Where the cells lie in the tbody, for its background (measured once per layout). */
+function placeGridImage(ui) {
+  const rows = ui.gridBody.rows;
+  if (!ui.grid.classList.contains("heatmap__grid--image") || !rows.length) return;
+  const body = ui.gridBody.getBoundingClientRect();
+  const first = rows[0].cells[1].getBoundingClientRect();
+  const last = rows[rows.length - 1].cells[rows.length].getBoundingClientRect();
+  const s = ui.gridBody.style;
+  s.backgroundPosition = `${first.left - body.left}px ${first.top - body.top}px`;
+  s.backgroundSize = `${last.right - first.left}px ${last.bottom - first.top}px`;
+}
+
+/** The selected row's numbers, in a long sentence's grid (the only cells that hold them). */
+function fillRowNumbers(ui, state, pos) {
+  if (!ui.grid.classList.contains("heatmap__grid--image")) return;
+  const rows = ui.gridBody.rows;
+  if (ui.shownRow >= 0 && ui.shownRow !== pos && rows[ui.shownRow]) {
+    for (const td of [...rows[ui.shownRow].cells].slice(1)) setText(td.firstChild, "");
+  }
+  ui.shownRow = pos;
+  state.view.matrix[pos].forEach((w, k) => setText(rows[pos].cells[k + 1].firstChild, formatWeight(w)));
 }
 
 /** The header row of the grid (with its corner cell's class) or of the table. */
@@ -338,6 +395,7 @@ function renderRow(ui, state, pos, moveFocus, cell = -1) {
     tr.setAttribute("aria-selected", String(on));
   }
   roving(ui, rows[pos].cells[moveFocus ? cell + 1 : 0]);
+  fillRowNumbers(ui, state, pos);
   const row = v.matrix[pos];
   const best = strongestKey(row);
   const q = v.tokens[pos];
@@ -378,6 +436,12 @@ function wire(ui, state, data, dflt) {
   };
 
   ui.details.addEventListener("toggle", () => renderTable(ui, state));
+  // A long sentence's shades are an image: redrawn when the palette changes, placed
+  // again when the cells move.
+  new MutationObserver(() => {
+    if (ui.grid.classList.contains("heatmap__grid--image") && state.view) drawGridImage(ui, state.view.matrix);
+  }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  new ResizeObserver(() => placeGridImage(ui)).observe(ui.grid);
   ui.grid.addEventListener("click", (e) => {
     const at = where(e.target);
     if (at) renderRow(ui, state, at.pos, true, at.cell);
