@@ -400,22 +400,47 @@ function renderRow(ui, state, pos, moveFocus, cell = -1) {
   const best = strongestKey(row);
   const q = v.tokens[pos];
   ui.rowTitle.textContent = `Query ${quote(q)}: its weight on each key`;
-  ui.bars.replaceChildren(
-    ...row.map((w, k) =>
-      h(
-        "li",
-        { class: k === best ? "heatmap__weight heatmap__weight--best" : "heatmap__weight" },
-        h("span", { class: "heatmap__key" }, v.tokens[k]),
-        h("span", { class: "heatmap__bar" }, h("span", { style: `width:${(w * 100).toFixed(1)}%` })),
-        h("span", { class: "heatmap__num" }, formatWeight(w)),
-        k === best && h("span", { class: "heatmap__tag" }, "strongest"),
-      ),
-    ),
-  );
+  renderBars(ui, v.tokens, row, best);
   ui.live.textContent = `${q} → ${v.tokens[best]} ${formatWeight(row[best])}`;
   state.selections += 1;
   ui.box.dataset.hmSelections = String(state.selections);
   if (moveFocus) rows[pos].cells[cell + 1].focus();
+}
+
+/**
+ * The row panel's bars: built when the tokens change, else updated in place (a long
+ * sentence's layer or head change touches 64 bars, not 64 new list items).
+ */
+function renderBars(ui, tokens, row, best) {
+  const key = tokens.join("\u0000");
+  const tag = () => h("span", { class: "heatmap__tag" }, "strongest");
+  if (ui.barsKey !== key || ui.bars.children.length !== row.length) {
+    ui.barsKey = key;
+    ui.bars.replaceChildren(
+      ...row.map((w, k) =>
+        h(
+          "li",
+          { class: k === best ? "heatmap__weight heatmap__weight--best" : "heatmap__weight" },
+          h("span", { class: "heatmap__key" }, tokens[k]),
+          h("span", { class: "heatmap__bar" }, h("span", { style: `width:${(w * 100).toFixed(1)}%` })),
+          h("span", { class: "heatmap__num" }, formatWeight(w)),
+          k === best && tag(),
+        ),
+      ),
+    );
+    return;
+  }
+  row.forEach((w, k) => {
+    const li = ui.bars.children[k];
+    li.classList.toggle("heatmap__weight--best", k === best);
+    const width = `${(w * 100).toFixed(1)}%`;
+    const bar = li.querySelector(".heatmap__bar > span");
+    if (bar.style.width !== width) bar.style.width = width;
+    setText(li.querySelector(".heatmap__num"), formatWeight(w));
+    const has = li.querySelector(".heatmap__tag");
+    if (k === best && !has) li.append(tag());
+    else if (k !== best && has) has.remove();
+  });
 }
 
 /** Exactly one cell of the grid is in the tab order: the one last focused. */
