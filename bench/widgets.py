@@ -76,6 +76,60 @@ HEADS_LAYER = _per_event(
 )
 
 
+# The heatmap with a reader's 64-token sentence (4,096 cells), on a 412 px phone with the
+# CPU slowed four times (CDP Emulation.setCPUThrottlingRate), the probe's setting of issue
+# 34: a layer change (cells updated in place), and the sentence shown again after a fixed
+# one (its grid built afresh, what showing a new result costs).
+LONG_SENTENCE = " ".join(["word"] * 62)  # 64 tokens with [CLS] and [SEP]
+PHONE_412 = {"width": 412, "height": 915}
+CPU_SLOWDOWN = 4
+HEATMAP_LAYER = _per_event(
+    "[events]",
+    """const box = document.querySelector('[data-hm-widget][data-widget-state=ready]');
+  const select = box.querySelector('select[data-hm=layer]');
+  const values = ['0', '5'];""",
+    """select.value = values[i % 2];
+    select.dispatchEvent(new Event('change', {bubbles: true}));""",
+)
+HEATMAP_SHOW_OWN = _per_event(
+    "[events]",
+    """const box = document.querySelector('[data-hm-widget][data-widget-state=ready]');
+  const radios = [box.querySelector('input[type=radio]'), box.querySelector('[data-hm=own]')];""",
+    """radios[(i + 1) % 2].checked = true;
+    radios[(i + 1) % 2].dispatchEvent(new Event('change', {bubbles: true}));""",
+)
+LONG_EVENTS = 6  # a rebuild of 4,096 cells takes long enough to time a few at once
+
+
+def heatmap_64(browser: Any, base: str, repeat: int) -> dict[str, Any]:
+    """Timings of the heatmap with a 64-token sentence at 412 px, CPU slowed 4x."""
+    page = browser.new_page(viewport=PHONE_412)
+    page.goto(base + "attention/?stall=120000", wait_until="load")
+    box = page.locator("[data-hm-widget]")
+    box.scroll_into_view_if_needed()
+    page.wait_for_selector(HEATMAP_READY, state="attached", timeout=30_000)
+    field = box.get_by_label("Try your own sentence")
+    field.fill(LONG_SENTENCE)
+    field.press("Enter")
+    box.locator("[data-own='consent']").click()
+    page.wait_for_selector("[data-own-state=done]", timeout=180_000)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    timings: dict[str, Any] = {}
+    for name, script in {
+        "heatmap 64 tokens, 412 px, CPU 4x: layer change": HEATMAP_LAYER,
+        "heatmap 64 tokens, 412 px, CPU 4x: own sentence shown (grid built)": HEATMAP_SHOW_OWN,
+    }.items():
+        print(f"  widgets: {name}", file=sys.stderr, flush=True)
+        page.evaluate(script, [2])  # warm-up
+        timings[name] = summarize(
+            [page.evaluate(script, [LONG_EVENTS]) / 1000 for _ in range(repeat)]
+        )
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    page.close()
+    return timings
+
+
 def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
     """``repeat`` samples of each interaction; a sample is the mean over EVENTS events."""
     from playwright.sync_api import sync_playwright
@@ -132,6 +186,7 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
             page.evaluate(script, args)  # warm-up (JIT, first layout)
             samples = [page.evaluate(script, args) / 1000 for _ in range(repeat)]
             timings[name] = summarize(samples)
+        timings.update(heatmap_64(browser, base, repeat))
         browser.close()
     return {
         "what": f"seconds per interaction; each run is the mean of {EVENTS} events",

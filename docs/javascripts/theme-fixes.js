@@ -84,3 +84,50 @@
   });
   schedule();
 })();
+
+// 3. Where the navigation is a drawer (narrow screens, Material's own breakpoint), the
+//    closed drawer sits off screen, yet its links stayed tab stops: focus went out of
+//    sight for dozens of presses. While closed it is `inert`; open, it takes focus again.
+//    The drawer's menu button is a <label> for Material's hidden checkbox, which no key
+//    reaches: it becomes a button for Tab, Enter and Space, saying whether it is open,
+//    that moves focus into the drawer it opens; Escape closes the open drawer and gives
+//    focus back to the button (issue 34).
+(() => {
+  "use strict";
+
+  const toggle = document.getElementById("__drawer");
+  const sidebar = document.querySelector(".md-sidebar--primary");
+  const button = document.querySelector("label.md-header__button[for='__drawer']");
+  if (!toggle || !sidebar) return;
+  // The width under which Material's stylesheet makes the primary sidebar a drawer.
+  const narrow = matchMedia("(max-width: 76.234375em)");
+
+  function sync() {
+    const open = toggle.checked;
+    sidebar.inert = narrow.matches && !open;
+    if (button) button.setAttribute("aria-expanded", String(open));
+  }
+
+  if (button) {
+    button.setAttribute("tabindex", "0");
+    button.setAttribute("role", "button");
+    button.setAttribute("aria-label", "Navigation");
+    button.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      e.stopPropagation(); // Material's own key handler also clicks a focused label on Enter
+      toggle.click();
+      // Opened from the keyboard: focus goes to the drawer's first link, where Tab goes on.
+      if (toggle.checked) sidebar.querySelector("a[href]")?.focus();
+    });
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && toggle.checked && narrow.matches) {
+      toggle.click();
+      button?.focus();
+    }
+  });
+  toggle.addEventListener("change", sync);
+  narrow.addEventListener("change", sync);
+  sync();
+})();

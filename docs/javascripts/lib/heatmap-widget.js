@@ -6,9 +6,10 @@
 // formatWeight parts once, render() redraws everything that depends on the state, wire() turns
 // events into state changes followed by a render.
 import { DIGITS, formatWeight, h, uniqueId } from "./dom.js";
+import { pixels } from "./heads-math.js";
 import { ownSentence, ownSentenceRadio, sentencePicker } from "./own-sentence.js";
 import {
-  defaultHead, describeChange, fromUnits, keptIndices, restrict, scalePosition, strongestKey, tokenIndex,
+  defaultHead, describeChange, fromUnits, keptIndices, restrict, scaleOf, scalePosition, strongestKey, tokenIndex,
 } from "./heatmap-math.js";
 
 const QUERY = "it";
@@ -182,23 +183,20 @@ function layout(box, data, id) {
 
 /** Everything that depends on the sentence, layer, head and hiding; then the row. */
 function render(ui, state, data, dflt) {
+  const sent = data.sentences[state.sentence];
+  // Hiding [CLS] and [SEP] must leave a token: otherwise the box is off and disabled.
+  const canHide = keptIndices(sent.tokens, true).length > 0;
+  ui.hide.disabled = !canHide;
+  if (!canHide && state.hide) {
+    state.hide = false;
+    ui.hide.checked = false;
+  }
   const v = viewOf(data, state, state.sentence);
   state.view = v;
-  const sent = data.sentences[state.sentence];
   const first = data.sentences[0];
   const L = data.layers;
   const H = data.heads;
-  ui.gridHead.replaceChildren(headRow(v.tokens, true));
-  ui.gridBody.replaceChildren(
-    ...v.matrix.map((row, r) =>
-      h(
-        "tr",
-        { class: "heatmap__query", "data-row": r },
-        h("th", { scope: "row", tabindex: "-1" }, v.tokens[r]),
-        row.map((w) => h("td", { tabindex: "-1", style: heat(w) }, h("span", { class: "visually-hidden" }, formatWeight(w)))),
-      ),
-    ),
-  );
+  const rebuilt = renderGrid(ui, v);
   ui.caption.textContent = `Attention weights, query → key: layer ${state.layer + 1}, head ${
     state.head + 1
   }, ${labelOf(sent)}`;
@@ -207,10 +205,14 @@ function render(ui, state, data, dflt) {
   }. Rows are queries, columns are keys; each row sums to 1.`;
   renderTable(ui, state);
 
-  ui.sentence.replaceChildren(
-    h("span", { class: "heatmap__label" }, "Sentence as the model saw it:"),
-    ...sent.tokens.flatMap((t) => [" ", h("code", {}, t)]),
-  );
+  const said = sent.tokens.join("\u0000");
+  if (ui.sentenceKey !== said) {
+    ui.sentenceKey = said;
+    ui.sentence.replaceChildren(
+      h("span", { class: "heatmap__label" }, "Sentence as the model saw it:"),
+      ...sent.tokens.flatMap((t) => [" ", h("code", {}, t)]),
+    );
+  }
   const isDefault = state.layer === dflt.layer && state.head === dflt.head;
   const pick = sent.own ? sent.pick : null;
   const where = pick
@@ -230,6 +232,103 @@ function render(ui, state, data, dflt) {
   }`;
   ui.contrast.textContent = sent.own ? "" : contrastNote(data, state);
   renderRow(ui, state, qPos, false);
+  if (rebuilt) placeGridImage(ui); // new cells; a layer or head change moves none
+}
+
+/** From this many tokens on, the grid's colours are one image instead of a style per cell. */
+export const IMAGE_FROM = 24;
+
+/**
+ * The grid's cells. Up to IMAGE_FROM tokens each cell carries its shade (--heat-t) and
+ * its number. A longer sentence (a reader's, up to 64 tokens: 4,096 cells) would cost a
+ * style pass over every cell at each layer or head change, seconds on a slow phone: its
+ * shades are drawn as one image of n x n pixels behind the cells (the tbody's
+ * background, scaled to the cells, the same heat scale as lib/heads-math.js's pixels),
+ * and only the selected row's cells carry numbers (focus never leaves that row; the row
+ * panel and the table alternative hold every number). The same tokens as shown already:
+ * the cells are kept, never rebuilt. The box's `data-hm-cells-built` counts every cell
+ * ever built (tests read it). Returns whether the cells were built afresh.
+ */
+function renderGrid(ui, v) {
+  const key = v.tokens.join("\u0000");
+  const n = v.tokens.length;
+  const image = n >= IMAGE_FROM;
+  ui.grid.classList.toggle("heatmap__grid--image", image);
+  const rows = ui.gridBody.rows;
+  let rebuilt = false;
+  if (ui.gridKey !== key || rows.length !== n) {
+    ui.gridKey = key;
+    ui.gridHead.replaceChildren(headRow(v.tokens, true));
+    ui.gridBody.replaceChildren(
+      ...v.matrix.map((row, r) =>
+        h(
+          "tr",
+          { class: "heatmap__query", "data-row": r },
+          h("th", { scope: "row", tabindex: "-1" }, v.tokens[r]),
+          row.map(() => h("td", { tabindex: "-1" }, h("span", { class: "visually-hidden" }))),
+        ),
+      ),
+    );
+    ui.cellsBuilt = (ui.cellsBuilt ?? 0) + n * n;
+    ui.box.dataset.hmCellsBuilt = String(ui.cellsBuilt);
+    ui.shownRow = -1;
+    rebuilt = true;
+  }
+  if (image) {
+    drawGridImage(ui, v.matrix);
+  } else {
+    ui.gridBody.style.removeProperty("background-image");
+    v.matrix.forEach((row, r) => {
+      const cells = rows[r].cells;
+      row.forEach((w, k) => {
+        const td = cells[k + 1];
+        const t = scalePosition(w).toFixed(4);
+        if (td.dataset.t !== t) {
+          td.dataset.t = t;
+          td.style.setProperty("--heat-t", t);
+        }
+        setText(td.firstChild, formatWeight(w));
+      });
+    });
+  }
+  return rebuilt;
+}
+
+const setText = (el, text) => {
+  if (el.textContent !== text) el.textContent = text;
+};
+
+/** The shades of a long sentence as the tbody's background: n x n pixels, scaled to the cells. */
+function drawGridImage(ui, matrix) {
+  const n = matrix.length;
+  ui.canvas ??= document.createElement("canvas");
+  ui.canvas.width = n;
+  ui.canvas.height = n;
+  ui.canvas.getContext("2d").putImageData(new ImageData(pixels(matrix, scaleOf(getComputedStyle(ui.box))), n, n), 0, 0);
+  ui.gridBody.style.backgroundImage = `url(${ui.canvas.toDataURL()})`;
+}
+
+/** Where the cells lie in the tbody, for its background (measured once per layout). */
+function placeGridImage(ui) {
+  const rows = ui.gridBody.rows;
+  if (!ui.grid.classList.contains("heatmap__grid--image") || !rows.length) return;
+  const body = ui.gridBody.getBoundingClientRect();
+  const first = rows[0].cells[1].getBoundingClientRect();
+  const last = rows[rows.length - 1].cells[rows.length].getBoundingClientRect();
+  const s = ui.gridBody.style;
+  s.backgroundPosition = `${first.left - body.left}px ${first.top - body.top}px`;
+  s.backgroundSize = `${last.right - first.left}px ${last.bottom - first.top}px`;
+}
+
+/** The selected row's numbers, in a long sentence's grid (the only cells that hold them). */
+function fillRowNumbers(ui, state, pos) {
+  if (!ui.grid.classList.contains("heatmap__grid--image")) return;
+  const rows = ui.gridBody.rows;
+  if (ui.shownRow >= 0 && ui.shownRow !== pos && rows[ui.shownRow]) {
+    for (const td of [...rows[ui.shownRow].cells].slice(1)) setText(td.firstChild, "");
+  }
+  ui.shownRow = pos;
+  state.view.matrix[pos].forEach((w, k) => setText(rows[pos].cells[k + 1].firstChild, formatWeight(w)));
 }
 
 /** The header row of the grid (with its corner cell's class) or of the table. */
@@ -296,26 +395,52 @@ function renderRow(ui, state, pos, moveFocus, cell = -1) {
     tr.setAttribute("aria-selected", String(on));
   }
   roving(ui, rows[pos].cells[moveFocus ? cell + 1 : 0]);
+  fillRowNumbers(ui, state, pos);
   const row = v.matrix[pos];
   const best = strongestKey(row);
   const q = v.tokens[pos];
   ui.rowTitle.textContent = `Query ${quote(q)}: its weight on each key`;
-  ui.bars.replaceChildren(
-    ...row.map((w, k) =>
-      h(
-        "li",
-        { class: k === best ? "heatmap__weight heatmap__weight--best" : "heatmap__weight" },
-        h("span", { class: "heatmap__key" }, v.tokens[k]),
-        h("span", { class: "heatmap__bar" }, h("span", { style: `width:${(w * 100).toFixed(1)}%` })),
-        h("span", { class: "heatmap__num" }, formatWeight(w)),
-        k === best && h("span", { class: "heatmap__tag" }, "strongest"),
-      ),
-    ),
-  );
+  renderBars(ui, v.tokens, row, best);
   ui.live.textContent = `${q} → ${v.tokens[best]} ${formatWeight(row[best])}`;
   state.selections += 1;
   ui.box.dataset.hmSelections = String(state.selections);
   if (moveFocus) rows[pos].cells[cell + 1].focus();
+}
+
+/**
+ * The row panel's bars: built when the tokens change, else updated in place (a long
+ * sentence's layer or head change touches 64 bars, not 64 new list items).
+ */
+function renderBars(ui, tokens, row, best) {
+  const key = tokens.join("\u0000");
+  const tag = () => h("span", { class: "heatmap__tag" }, "strongest");
+  if (ui.barsKey !== key || ui.bars.children.length !== row.length) {
+    ui.barsKey = key;
+    ui.bars.replaceChildren(
+      ...row.map((w, k) =>
+        h(
+          "li",
+          { class: k === best ? "heatmap__weight heatmap__weight--best" : "heatmap__weight" },
+          h("span", { class: "heatmap__key" }, tokens[k]),
+          h("span", { class: "heatmap__bar" }, h("span", { style: `width:${(w * 100).toFixed(1)}%` })),
+          h("span", { class: "heatmap__num" }, formatWeight(w)),
+          k === best && tag(),
+        ),
+      ),
+    );
+    return;
+  }
+  row.forEach((w, k) => {
+    const li = ui.bars.children[k];
+    li.classList.toggle("heatmap__weight--best", k === best);
+    const width = `${(w * 100).toFixed(1)}%`;
+    const bar = li.querySelector(".heatmap__bar > span");
+    if (bar.style.width !== width) bar.style.width = width;
+    setText(li.querySelector(".heatmap__num"), formatWeight(w));
+    const has = li.querySelector(".heatmap__tag");
+    if (k === best && !has) li.append(tag());
+    else if (k !== best && has) has.remove();
+  });
 }
 
 /** Exactly one cell of the grid is in the tab order: the one last focused. */
@@ -336,6 +461,12 @@ function wire(ui, state, data, dflt) {
   };
 
   ui.details.addEventListener("toggle", () => renderTable(ui, state));
+  // A long sentence's shades are an image: redrawn when the palette changes, placed
+  // again when the cells move.
+  new MutationObserver(() => {
+    if (ui.grid.classList.contains("heatmap__grid--image") && state.view) drawGridImage(ui, state.view.matrix);
+  }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  new ResizeObserver(() => placeGridImage(ui)).observe(ui.grid);
   ui.grid.addEventListener("click", (e) => {
     const at = where(e.target);
     if (at) renderRow(ui, state, at.pos, true, at.cell);

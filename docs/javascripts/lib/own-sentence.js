@@ -10,9 +10,16 @@
 // asks before downloading, with the size; a progress bar follows the bytes; a failure
 // says what went wrong, with a retry, and the fixed sentences keep working; a second
 // sentence submitted while one runs replaces it (only the latest result is shown).
+//
+// Failing well (issue 34): every change of the form (progress, bar, message) first checks
+// that its run is still the latest, so the form always ends in a state that is true; a
+// download that stops sending ends after a deadline (lib/fault.js; `?stall=MS` in the
+// page's address shortens it for tests) in a message and a retry; a sentence with
+// nothing a reader could see is refused before anything loads.
 import { h } from "./dom.js";
 import { leastSpecialHead } from "./head-roles.js";
 import { TOKEN_LIMIT } from "./minilm-tokenize.js";
+import { NO_WORDS, failureCategory, hasVisibleText, readerMessage, runCounter, stallMsOf } from "./fault.js";
 
 /** One radio button of a widget's sentence picker: `before`, then `name` in bold. */
 function sentenceRadio(group, value, before, name, attrs = {}) {
@@ -49,20 +56,12 @@ export const PRECISION_NOTE =
   "Computed in your browser from the model's weights stored as float16, with float32 arithmetic; " +
   "the site's tests hold every weight within 0.003 of the reference implementation.";
 
-/** The message for a failure the worker reported (see minilm-worker.js). */
+/**
+ * The message for a failure (the worker's, the manifest's, or the page's own): the
+ * reader's words of lib/fault.js, never the error's own text.
+ */
 export function failureMessage(err) {
-  switch (err.kind) {
-    case "empty":
-    case "too-long":
-      return err.message;
-    case "missing":
-    case "short":
-    case "corrupt":
-    case "network":
-      return `The model could not be loaded: ${err.message} The two sentences above still work.`;
-    default:
-      return `The model could not run: ${err.message} The two sentences above still work.`;
-  }
+  return readerMessage(err);
 }
 
 /**
@@ -90,8 +89,19 @@ const consent = { given: false };
  * @param {object} [deps]                stand-ins for tests: {client}
  */
 export function ownSentence(id, onResult, deps = {}) {
-  const state = { busy: 0, lastText: null, model: null };
-  const loadClient = () => deps.client ?? import("./minilm-client.js");
+  const state = { lastText: null, model: null, imports: 0 };
+  const runs = runCounter();
+  const stallMs = stallMsOf(globalThis.location?.search);
+  // A failed import is not retried by the browser under the same address: a retry asks
+  // again under a fresh one (the module was never loaded, so nothing is loaded twice).
+  const loadClient = () => {
+    if (deps.client) return Promise.resolve(deps.client);
+    const url = state.imports ? `./minilm-client.js?attempt=${state.imports}` : "./minilm-client.js";
+    return import(url).catch((err) => {
+      state.imports += 1;
+      throw Object.assign(new Error(`could not import the model's module (${err.message})`), { kind: "offline" });
+    });
+  };
   const ui = {
     input: h("input", {
       type: "text",
@@ -124,7 +134,7 @@ export function ownSentence(id, onResult, deps = {}) {
   );
   const say = (text, ...buttons) => {
     ui.message.textContent = text;
-    ui.actions.replaceChildren(...buttons);
+    ui.actions.replaceChildren(...buttons.filter((b) => b instanceof Node));
   };
   const button = (label, onClick, attrs = {}) => {
     const b = h("button", { type: "button", class: "own__button", ...attrs }, label);
@@ -138,25 +148,43 @@ export function ownSentence(id, onResult, deps = {}) {
 
   async function start(text) {
     state.lastText = text;
-    const ticket = ++state.busy;
-    if (text.trim() === "") {
+    const ticket = runs.next();
+    const latest = () => runs.isLatest(ticket);
+    ui.progress.hidden = true;
+    ui.form.dataset.ownError = "";
+    if (typeof text !== "string" || text.trim() === "") {
       setState("error");
       say("Type a sentence first: the field is empty.");
       return;
     }
+    if (!hasVisibleText(text)) {
+      setState("error");
+      ui.form.dataset.ownError = "no-words";
+      say(NO_WORDS);
+      return;
+    }
     let client;
+    setState("starting");
+    say("");
     try {
       client = await loadClient();
+      if (!latest()) return;
       if (!consent.given) {
         setState("sizing");
         say("Finding out how much the model weighs…");
-        const use = await client.firstUse();
-        if (ticket !== state.busy) return;
+        const use = await client.firstUse(client.MANIFEST_URL, stallMs);
+        if (!latest()) return;
         if (!use.cached) {
           setState("asking");
+          const size = client.formatBytes(use.left);
+          const kept = use.storage
+            ? use.left < use.bytes
+              ? `${client.formatBytes(use.bytes - use.left)} of it are in your browser already, from an earlier try; the rest downloads once, then your browser keeps it.`
+              : "It downloads once, then your browser keeps it."
+            : "This browser does not let the site keep it, so it downloads again on your next visit.";
           say(
-            `This runs all-MiniLM-L6-v2 in your browser. It downloads once, then your browser keeps it.`,
-            button(`Load the model: ${client.formatBytes(use.bytes)}, once`, () => {
+            `This runs all-MiniLM-L6-v2 in your browser. ${kept}`,
+            button(use.storage ? `Load the model: ${size}, once` : `Load the model: ${size}`, () => {
               consent.given = true;
               start(state.lastText);
             }, { "data-own": "consent" }),
@@ -165,7 +193,7 @@ export function ownSentence(id, onResult, deps = {}) {
         }
         consent.given = true;
       }
-      state.model ??= client.sharedModel();
+      state.model ??= client.sharedModel(stallMs);
       setState("running");
       say("Running the model…");
       ui.progress.hidden = false;
@@ -173,13 +201,14 @@ export function ownSentence(id, onResult, deps = {}) {
       const result = await state.model.run(
         text,
         (loaded, total) => {
+          if (!latest()) return; // a newer submit owns the form now
           ui.progress.max = Math.max(total, 1);
           ui.progress.value = loaded;
           say(`Loading the model: ${client.formatBytes(loaded)} of ${client.formatBytes(total)}`);
         },
         id,
       );
-      if (result === null || ticket !== state.busy) return; // overtaken by a newer sentence
+      if (result === null || !latest()) return; // overtaken by a newer sentence
       ui.progress.hidden = true;
       const n = result.tokens.length;
       const attention = nestAttention(result.attentions, result.attentions[0].length / (n * n), n);
@@ -188,11 +217,12 @@ export function ownSentence(id, onResult, deps = {}) {
       setState("done");
       say(`Your sentence gives ${n} tokens. ${shown} ${PRECISION_NOTE}`);
     } catch (err) {
-      if (ticket !== state.busy) return;
+      if (!latest()) return;
       ui.progress.hidden = true;
       setState("error");
       ui.form.dataset.ownError = err.kind ?? "internal";
-      const sentence = err.kind === "empty" || err.kind === "too-long";
+      if (failureCategory(err) === "internal") console.warn("own sentence:", err); // for developers; readers get words
+      const sentence = failureCategory(err) === "sentence";
       say(failureMessage(err), sentence ? null : button("Try again", () => start(state.lastText), { "data-own": "retry" }));
     }
   }

@@ -117,6 +117,9 @@ export function startFailureText(detail) {
     case "network":
       why = `${fileName(d.file)} could not be downloaded (no connection to the site).`;
       break;
+    case "loader":
+      why = `${fileName(d.file)} could not be loaded (the site did not send it, or the connection failed).`;
+      break;
     case "stalled": {
       const secs = Math.round((d.ms || 0) / 1000);
       why = d.total > 0 && d.loaded < d.total
@@ -199,6 +202,9 @@ export function tamperedText(names, line) {
   const at = Number.isInteger(line) && line > 0 ? ` (line ${line})` : "";
   if (list.includes("js.postMessage")) {
     return `Your code sent the page a message of its own (js.postMessage${at}), so this run does not count. ${RESTARTED}`;
+  }
+  if (list.includes("js.close")) {
+    return `Your code closed the runner's worker (js.close()${at}), so this run does not count. ${RESTARTED}`;
   }
   if (list.includes("sys.modules")) {
     return `Your code emptied or replaced entries of sys.modules${at}, Python's table of loaded modules, so this run does not count. ${RESTARTED}`;

@@ -41,6 +41,16 @@
     post({ type: "error", ...detail });
   };
 
+  // `onmessage` and `close` live on the worker's prototype, not on `self`, so the
+  // snapshot of own globals below cannot see `js.onmessage = None` or `js.close()`. The
+  // handler is compared after each run, and `close` becomes this worker's own function,
+  // which records the call instead of closing: either marks the run as tampered, and
+  // the page gives the next run a fresh worker.
+  let closeCalled = false;
+  self.close = function close() {
+    closeCalled = true;
+  };
+
   const handler = (event) => {
     const msg = event.data;
     if (msg.type === "init" && !booting) {
@@ -136,7 +146,13 @@
 
   async function boot({ index, total, loaderBytes, files, harness, steps }) {
     const t0 = now();
-    importScripts(index + "pyodide.js");
+    try {
+      importScripts(index + "pyodide.js");
+    } catch {
+      // The browser's words name the address and the API; the reader's name the file.
+      fail({ reason: "loader", file: "pyodide.js" });
+      return null;
+    }
     watchDownloads(total, loaderBytes || 0, files || {});
     const write = (line) => {
       if (log.length < MAX_LOG) log.push(line);
@@ -194,6 +210,8 @@
       report = { fatal: message, restart: true };
     }
     const changed = changedGlobals();
+    if (self.onmessage !== handler) changed.push("js.onmessage");
+    if (closeCalled) changed.push("js.close");
     if (changed.length) report = { tampered: [...(report.tampered || []), ...changed], line: report.line ?? null, restart: true };
     post({ type: "result", id, secret, report, log: log.slice(0, MAX_LOG), ms: Math.round(now() - t0) });
   }
