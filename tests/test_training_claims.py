@@ -32,14 +32,14 @@ def test_even_bets_cost_ln_26() -> None:
 
 def test_score_gradient_rows_sum_to_zero() -> None:
     claim(PAGE, "Each row of the score gradient sums to zero")
-    grad_s = run_snippet("training.py")["grad_s"]
+    grad_s = run_snippet("learning.py")["grad_s"]
     assert np.abs(grad_s.sum(axis=-1)).max() < 1e-12
 
 
 def test_adam_moves_by_the_learning_rate() -> None:
     claim(PAGE, "moved by the learning rate at each step; the second's changed sign, and its")
     claim(PAGE, "moves nearly cancelled; the third got no gradient and did not move")
-    ns = run_snippet("training.py")
+    ns = run_snippet("learning.py")
     lr, w = 0.01, [1.0, 1.0, 1.0]
     m, s = [0.0] * 3, [0.0] * 3  # Adam by hand, one weight at a time
     for t, grad in enumerate(([4.0, -0.1, 0.0], [4.0, 0.1, 0.0]), start=1):

@@ -4,7 +4,7 @@
 The backward passes come from ``attention_ref.backward``; the training run is the one
 ``make train`` wrote into ``data/induction_run.json``, so every number printed here is
 read from that file or recomputed from it, never retrained. Run it on its own with
-``python snippets/training.py`` from the repository's root.
+``python snippets/learning.py`` from the repository's root.
 """
 
 # --8<-- [start:chain]
