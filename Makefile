@@ -149,6 +149,11 @@ model-data: model-deps ## Regenerate data/it_attention.json from the real pretra
 model-data-check: model-deps ## Check that data/it_attention.json is what the model gives
 	HF_HUB_OFFLINE=1 $(BIN)/python scripts/model_attention.py --check
 
+# Lesson 4's training run: numpy only, from its seed, about a minute on two cores.
+.PHONY: train
+train: install ## Retrain lesson 4's letter model from its seed; writes data/induction_run.json and its weights
+	$(BIN)/python scripts/train.py
+
 .PHONY: bench
 bench: install install-browser build ## Benchmarks: attention_ref speed, page weight, Lighthouse, widgets, build time
 	$(BIN)/python -m bench

@@ -8,6 +8,14 @@ Every number, plot and widget of the lesson is computed by these functions:
 [5.68, 1.55]
 """
 
+from attention_ref.backward import (
+    cross_entropy,
+    cross_entropy_backward,
+    embedding_backward,
+    linear_backward,
+    scaled_dot_product_attention_backward,
+    softmax_backward,
+)
 from attention_ref.block import (
     EncoderLayerWeights,
     encoder_layer,
@@ -42,22 +50,28 @@ __all__ = [
     "apply_rope",
     "attention_weights",
     "causal_mask",
+    "cross_entropy",
+    "cross_entropy_backward",
+    "embedding_backward",
     "encoder_layer",
     "entropy",
     "erf",
     "feed_forward",
     "gelu",
     "layer_norm",
+    "linear_backward",
     "merge_heads",
     "multi_head_attention",
     "position_frequencies",
     "scale_scores",
     "scaled_dot_product_attention",
+    "scaled_dot_product_attention_backward",
     "scaled_scores",
     "scores",
     "sinusoidal_positions",
     "sinusoidal_shift",
     "softmax",
+    "softmax_backward",
     "softmax_jacobian",
     "split_heads",
 ]

@@ -103,7 +103,8 @@ def test_mark_names_a_bad_argument() -> None:
 
 
 @pytest.mark.parametrize(
-    "page", ["tokens.md", "attention.md", "self-attention.md", "transformer-block.md"]
+    "page",
+    ["tokens.md", "attention.md", "self-attention.md", "transformer-block.md", "training.md"],
 )
 def test_each_lesson_keeps_its_prose_and_loses_its_code(page: str) -> None:
     html = rendered(page)
@@ -124,11 +125,12 @@ def built_index() -> dict[str, object]:
 
 
 def test_the_built_index_stays_lean() -> None:
-    """Four lessons now weigh at most a tenth more in the index than two did before
-    (three weighed less than two; lesson 0 adds about 17 KB of prose)."""
+    """Five lessons now weigh at most a fifth more in the index than two did before
+    (three weighed less than two; lesson 0 adds about 17 KB of prose, lesson 4 about
+    7 KB: with it the index measured 129,960 bytes, 16% above two lessons)."""
     size = (SITE / "search" / "search_index.json").stat().st_size if SITE.is_dir() else 0
     index = built_index()
-    assert size < 1.1 * TWO_LESSONS_INDEX, f"search_index.json is {size:,} bytes"
+    assert size < 1.2 * TWO_LESSONS_INDEX, f"search_index.json is {size:,} bytes"
     text = json.dumps(index)
     assert "without residuals: 6.6e-08" not in text  # an Output block of lesson 3
     assert "import numpy as np" not in text
