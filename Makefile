@@ -103,14 +103,12 @@ test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no
 # them from a fresh clone's run). pytest runs in two parts, the tests that drive Chromium
 # and the rest, on pytest-xdist workers. A file's tests stay on one worker (--dist
 # loadfile): a page's doc tests share one namespace, in page order, and a module's
-# fixtures (two clean builds, a browser context) are made once. The rest is CPU-bound and
-# runs on one worker per core (PYTEST_WORKERS); the browser tests mostly wait on
-# Chromium's frames and round trips (a fresh clone's make test with 2 workers for both
-# used 379 CPU-seconds in 607 s on 2 cores, 490 s of it in the browser tests), so they
-# run on twice as many (PYTEST_BROWSER_WORKERS).
+# fixtures (two clean builds, a browser context) are made once. Both parts run on one
+# worker per core: more browser workers than cores made every browser test about 3x
+# slower (a fresh clone's browser phase took 812 s on 4 workers, 490 s on 2).
 PHASES ?= .cache/test-phases.tsv
 PYTEST_WORKERS ?= 2
-PYTEST_BROWSER_WORKERS ?= 4
+PYTEST_BROWSER_WORKERS ?= 2
 PYTEST_PARALLEL = --dist loadfile --durations=15
 define phase
 	@start=$$(date +%s%N); $(2) || exit $$?; \
