@@ -11,6 +11,7 @@ UV_VERSION := 0.13.8
 HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
+HEADLESS_SHELL ?= /usr/bin/chromium-headless-shell
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
@@ -38,15 +39,18 @@ node_modules/.synced: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(CHROMIUM):
-	@echo "Installing Debian's Chromium (needed by the browser tests)"
+# The browser tests drive Chromium's headless shell (testbed/chromium.py says why);
+# Lighthouse (`make bench`) drives Chromium itself. One apt-get installs what is missing.
+$(CHROMIUM) $(HEADLESS_SHELL) &:
+	@echo "Installing Debian's Chromium and its headless shell (needed by the browser tests)"
 	$(SUDO) apt-get update -qq
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		chromium chromium-headless-shell fonts-dejavu-core >/dev/null
 
 .PHONY: install
 install: $(VENV)/.synced node_modules/.synced ## Install Python (locked) and npm (locked) dependencies
 .PHONY: install-browser
-install-browser: $(CHROMIUM) ## Install Debian's Chromium where it is missing
+install-browser: $(CHROMIUM) $(HEADLESS_SHELL) ## Install Debian's Chromium and its headless shell where missing
 
 .PHONY: lock
 lock: | $(BIN)/uv ## Re-resolve requirements.lock from pyproject.toml
@@ -104,8 +108,8 @@ test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no
 # and the rest, on pytest-xdist workers. A file's tests stay on one worker (--dist
 # loadfile): a page's doc tests share one namespace, in page order, and a module's
 # fixtures (two clean builds, a browser context) are made once. Both parts run on one
-# worker per core: more browser workers than cores made every browser test about 3x
-# slower (a fresh clone's browser phase took 812 s on 4 workers, 490 s on 2).
+# worker per core: the browser tests are bound by the CPU (two files on two workers kept
+# both cores 95% busy), so more workers than cores cannot make them faster.
 PHASES ?= .cache/test-phases.tsv
 PYTEST_WORKERS ?= 2
 PYTEST_BROWSER_WORKERS ?= 2

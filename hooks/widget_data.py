@@ -1,7 +1,9 @@
-"""MkDocs hook: add the query explorer's data (``assets/data/explorer.json``) to the site.
+"""MkDocs hook: add the query explorer's data (``assets/data/explorer.json``) and lesson
+4's training run (``assets/data/training.json``) to the site.
 
 Thin wiring only: the numbers come from ``site_build/widget_data.py`` (which computes
-them with ``attention_ref``; unit-tested in ``tests/test_widget_data.py``). The file is
+them with ``attention_ref``; unit-tested in ``tests/test_widget_data.py``) and
+``site_build/training_data.py`` (from the committed ``data/induction_run.json``). The files are
 generated in memory; nothing is written into ``docs/``.
 """
 
@@ -26,6 +28,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     put_generated(
         files, config, widget_data.EXPLORER_JSON_PATH, content=widget_data.explorer_json()
     )
+    training = fresh_import("site_build.training_data")
+    put_generated(files, config, training.TRAINING_JSON_PATH, content=training.training_json())
     return files
 
 

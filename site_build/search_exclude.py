@@ -47,7 +47,14 @@ ATTRIBUTE = "data-search-exclude"
 #: Attributes that make an element a widget container (see CONTRIBUTING.md, "Add a
 #: widget"): its content is a stand-in until JavaScript builds the widget.
 WIDGET_ATTRIBUTES = frozenset(
-    {"data-hm-widget", "data-explorer", "data-heads", "data-practice-loader", "data-step"}
+    {
+        "data-widget",
+        "data-hm-widget",
+        "data-explorer",
+        "data-heads",
+        "data-practice-loader",
+        "data-step",
+    }
 )
 
 #: Classes of code blocks: a fence (``highlight``), the copy of a notebook cell's code

@@ -29,6 +29,7 @@ SOURCES = (
     "stylesheets/heads.css",
     "stylesheets/explorer.css",
     "stylesheets/practice.css",
+    "stylesheets/training.css",
     "stylesheets/output-source.css",
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).

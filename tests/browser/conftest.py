@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: the built site on 127.0.0.1 and Debian's Chromium.
+"""Fixtures for the browser tests: the built site on 127.0.0.1 and Debian's Chromium
+(its headless shell, ``testbed.chromium.HEADLESS_SHELL``).
 
 Every page a test opens is guarded: a request to any host other than 127.0.0.1 is
 aborted and recorded, console errors and uncaught page errors are recorded, and the
@@ -16,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from testbed.chromium import CHROMIUM, CHROMIUM_ARGS
+from testbed.chromium import CHROMIUM_ARGS, HEADLESS_SHELL
 from testbed.serve import local_sitemap, serve
 from testbed.site import build_site
 
@@ -48,13 +49,13 @@ def site_url(site_dir: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    """Debian's Chromium driven by Playwright (no browser download)."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make install-browser`")
+    """Debian's Chromium headless shell driven by Playwright (no browser download)."""
+    if not Path(HEADLESS_SHELL).exists():
+        pytest.fail(f"No Chromium headless shell at {HEADLESS_SHELL}: run `make install-browser`")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=HEADLESS_SHELL, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 

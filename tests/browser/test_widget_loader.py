@@ -46,6 +46,13 @@ WIDGETS = {
         "input[type=radio][value='0']",
         "self-attention/",
     ),
+    "training": (
+        "[data-widget='training']",
+        "**/assets/data/training.json",
+        "Training, checkpoint by checkpoint (loading)",
+        "input[type=range]",
+        "training/",
+    ),
 }
 
 PREVIOUS_FOCUSABLE = """(sel) => {

@@ -1,0 +1,37 @@
+// The one loader of the widgets written as <div data-widget="NAME">: WIDGETS maps each
+// name to its module (which exports mount(box, data)), the data files it reads (data
+// holds each under its key) and the name read out while it loads. Every container is handed to the site's lazy loader
+// (lib/lazy-mount.js), which builds it when it comes near the screen or gets focus.
+// A widget that fails says so in its box; the rest of the page keeps working.
+import { fetchJson, lazyMount } from "./lib/lazy-mount.js";
+
+const here = (path) => new URL(path, import.meta.url);
+
+/** name -> {label, module, data: {key: [url, what]}} */
+export const WIDGETS = {
+  training: {
+    label: "Training, checkpoint by checkpoint",
+    module: () => import("./lib/training-widget.js"),
+    data: { run: ["../assets/data/training.json", "training run"] },
+    failure: "The training run could not be loaded.",
+  },
+};
+
+for (const [name, spec] of Object.entries(WIDGETS)) {
+  lazyMount({
+    selector: `[data-widget="${name}"]`,
+    label: spec.label,
+    load: async () => {
+      const entries = Object.entries(spec.data);
+      const [widget, ...files] = await Promise.all([
+        spec.module(),
+        ...entries.map(([, [url, what]]) => fetchJson(here(url), what)),
+      ]);
+      return [widget, Object.fromEntries(entries.map(([key], i) => [key, files[i]]))];
+    },
+    mount: (box, [widget, data]) => widget.mount(box, data),
+    fail: (box) => {
+      (box.querySelector(".widget__loading") || box).textContent = spec.failure;
+    },
+  });
+}

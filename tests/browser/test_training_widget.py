@@ -1,0 +1,170 @@
+"""Lesson 4's training widget in Chromium: what it shows at every checkpoint is the record.
+
+Oracles, computed here in Python and never by the widget's JavaScript:
+
+- the scores: ``attention_ref.induction.previous_token_score`` and ``induction_score``
+  (numpy) on the maps of ``data/induction_run.json``, weight = stored integer / scale;
+- the losses: the record's numbers;
+- the colours: the lesson-1 colour scale written out by hand in test_heads_widget.py
+  (``expected_rgb``); a canvas pixel passes when every channel is within 1 of it.
+
+A shown number passes when it is within half a unit of its last place (two decimals).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+
+from attention_ref.induction import induction_score, previous_token_score
+from site_build.training_data import RUN_JSON
+from tests.browser.axe import violations_in_both_palettes
+from tests.browser.conftest import PageGuard
+from tests.browser.test_heads_widget import expected_rgb
+
+RECORD: dict[str, Any] = json.loads(RUN_JSON.read_text(encoding="utf-8"))
+POINTS = RECORD["checkpoints"]
+HALF = RECORD["probe"]["half"]
+MAPS = np.array([c["attention"] for c in POINTS]) / RECORD["attention_scale"]  # (40, 2, 4, n, n)
+PAGE = "training/"
+WIDGET = "[data-widget='training']"
+PHONE = {"width": 360, "height": 740}
+HALF_UNIT = 0.005 + 1e-9  # two decimals shown
+
+
+def open_widget(page: Any, url: str) -> Any:
+    page.goto(url + PAGE, wait_until="load")
+    box = page.locator(WIDGET)
+    box.scroll_into_view_if_needed()
+    page.wait_for_selector(f"{WIDGET}[data-widget-state=ready]")
+    return box
+
+
+def shown(box: Any) -> dict[str, Any]:
+    """Everything the widget says about the checkpoint on screen, in one round trip."""
+    result: dict[str, Any] = box.evaluate(
+        """(box) => ({
+            step: box.querySelector('[data-tr=shown]').textContent,
+            valuetext: box.querySelector('[data-tr=step]').getAttribute('aria-valuetext'),
+            status: box.querySelector('[data-tr=status]').textContent,
+            scores: [...box.querySelectorAll('.training__head')].map((f) => ({
+                layer: Number(f.dataset.layer), head: Number(f.dataset.head),
+                text: f.querySelector('[data-tr=score]').textContent,
+            })),
+            dots: [...box.querySelectorAll('.training__dot')]
+                .map((d) => Number(d.getAttribute('cy'))),
+        })"""
+    )
+    return result
+
+
+def check_checkpoint(box: Any, at: int) -> None:
+    point = POINTS[at]
+    seen = shown(box)
+    assert seen["step"] == f"step {point['step']}" == seen["valuetext"], seen
+    previous = previous_token_score(MAPS[at])  # (2, 4)
+    induction = induction_score(MAPS[at], HALF)  # (2, 4)
+    assert len(seen["scores"]) == 8
+    for entry in seen["scores"]:
+        m = re.fullmatch(r"previous (\d\.\d\d) · induction (\d\.\d\d)", entry["text"])
+        assert m, entry
+        layer, head = entry["layer"], entry["head"]
+        assert abs(float(m[1]) - previous[layer, head]) <= HALF_UNIT, (at, entry)
+        assert abs(float(m[2]) - induction[layer, head]) <= HALF_UNIT, (at, entry)
+    m = re.fullmatch(
+        r"Step (\d+): the first half costs (\d\.\d\d) nats, the repeat (\d\.\d\d); "
+        r"best previous-token score in layer 1 (\d\.\d\d), "
+        r"best induction score in layer 2 (\d\.\d\d)\.",
+        seen["status"],
+    )
+    assert m, seen["status"]
+    assert int(m[1]) == point["step"]
+    assert abs(float(m[2]) - point["first"]) <= HALF_UNIT
+    assert abs(float(m[3]) - point["repeat"]) <= HALF_UNIT
+    assert abs(float(m[4]) - previous[0].max()) <= HALF_UNIT
+    assert abs(float(m[5]) - induction[1].max()) <= HALF_UNIT
+    # The dots sit on the curves: the lower loss is drawn lower (a larger y).
+    first_y, repeat_y = seen["dots"]
+    if point["first"] - point["repeat"] > 0.1:
+        assert repeat_y > first_y, (at, seen["dots"])
+
+
+def canvas_rgb(box: Any, layer: int, head: int) -> np.ndarray:
+    px = box.evaluate(
+        """(box, [layer, head]) => {
+            const f = `.training__head[data-layer="${layer}"][data-head="${head}"]`;
+            const c = box.querySelector(`${f} canvas`);
+            return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data);
+        }""",
+        [layer, head],
+    )
+    n = MAPS.shape[-1]
+    return np.asarray(px, dtype=int).reshape(n, n, 4)[..., :3]
+
+
+def check_colours(box: Any, at: int, palette: str) -> None:
+    for layer, head in [(0, 0), (1, 3)]:
+        rgb = canvas_rgb(box, layer, head)
+        w = MAPS[at, layer, head]
+        want = np.array([[expected_rgb(x, palette) for x in row] for row in w])
+        worst = int(np.abs(rgb - want).max())
+        assert worst <= 1, f"{palette}, layer {layer + 1} head {head + 1}: off by {worst}"
+
+
+def test_every_checkpoint_by_keyboard_shows_the_records_numbers(page: Any, site_url: str) -> None:
+    box = open_widget(page, site_url)
+    check_checkpoint(box, 0)
+    slider = box.locator("[data-tr=step]")
+    slider.focus()
+    for at in range(1, len(POINTS)):
+        slider.press("ArrowRight")
+        check_checkpoint(box, at)
+    # The heads formed: at the end, layer 1's best head looks back, layer 2's copy.
+    assert previous_token_score(MAPS[-1, 0]).max() > 0.5
+    assert induction_score(MAPS[-1, 1], HALF).min() > 0.5
+    check_colours(box, len(POINTS) - 1, "light")
+    slider.press("Home")
+    check_checkpoint(box, 0)
+    slider.press("End")
+    check_checkpoint(box, len(POINTS) - 1)
+    assert violations_in_both_palettes(page, include=WIDGET) == {"default": "", "slate": ""}
+    # The toggle was pressed twice: back in the light palette. Now the dark one.
+    page.locator("form[data-palette] label:not([hidden])").click()
+    page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
+    check_colours(box, len(POINTS) - 1, "dark")
+
+
+def test_buttons_step_one_checkpoint_at_a_phone_width(page: Any, site_url: str) -> None:
+    page.set_viewport_size(PHONE)
+    box = open_widget(page, site_url)
+    earlier, later = box.locator("[data-tr=earlier]"), box.locator("[data-tr=later]")
+    assert earlier.is_disabled() and later.is_enabled()
+    later.click()
+    later.click()
+    check_checkpoint(box, 2)
+    earlier.click()
+    check_checkpoint(box, 1)
+    fits = box.evaluate("(b) => b.scrollWidth <= b.clientWidth + 1")
+    assert fits, "the widget is wider than its box at 360 px"
+    box.locator("[data-tr=step]").press("End")
+    assert later.is_disabled()
+
+
+def test_a_missing_run_says_so_and_the_page_keeps_working(
+    page: Any, site_url: str, guard: PageGuard
+) -> None:
+    page.route("**/assets/data/training.json", lambda r: r.fulfill(status=404, body="gone"))
+    page.goto(site_url + PAGE, wait_until="load")
+    box = page.locator(WIDGET)
+    box.scroll_into_view_if_needed()
+    page.wait_for_selector(f"{WIDGET}[data-widget-state=error]")
+    assert box.inner_text().strip() == "The training run could not be loaded."
+    # The page still works: the search opens.
+    page.keyboard.press("s")
+    page.wait_for_selector(".md-search__input:focus")
+    # The browser's own line for the refused file, and the loader's error: expected here.
+    expected = ("Failed to load resource", "training run: HTTP 404")
+    guard.console_errors[:] = [m for m in guard.console_errors if not any(e in m for e in expected)]
