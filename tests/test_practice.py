@@ -33,6 +33,7 @@ import attention_ref.block
 from attention_ref import (
     apply_rope,
     attention_weights,
+    linear_backward,
     merge_heads,
     multi_head_attention,
     scaled_dot_product_attention,
@@ -40,8 +41,10 @@ from attention_ref import (
     scores,
     sinusoidal_positions,
     softmax,
+    softmax_backward,
     split_heads,
 )
+from attention_ref.induction import Adam
 from site_build import editor_bundle, practice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +58,7 @@ PARTIALS = {
     "self-attention": "practice_self_attention.md",
     "tokens": "practice_tokens.md",
     "transformer-block": "practice_transformer_block.md",
+    "training": "practice_training.md",
 }
 STEPS = sorted(p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir())
 MISTAKES = sorted(m for step in STEPS for m in (step / "mistakes").glob("*.py"))
@@ -112,6 +116,12 @@ def test_the_steps_of_each_lesson_exist() -> None:
             "02_gelu",
             "03_feed_forward",
             "04_post_ln_block",
+        ],
+        "training": [
+            "01_softmax_backward",
+            "02_head_backward",
+            "03_grad_check",
+            "04_adam_step",
         ],
     }
     assert set(by_lesson) == set(PARTIALS)
@@ -277,6 +287,36 @@ def _post_ln_ref(x: list[list[float]], p: dict[str, Any]) -> Any:
     return block.encoder_layer(np.asarray(x, dtype=float), weights, num_heads=1)
 
 
+def _central_difference_ref(f: Any, x: list[float], step: float) -> Any:
+    """numpy's own bumps, one row of ``step * I`` at a time, on either side of x."""
+    point = np.asarray(x, dtype=float)
+    return np.array(
+        [
+            (f((point + e).tolist()) - f((point - e).tolist())) / (2 * step)
+            for e in np.eye(len(x)) * step
+        ]
+    )
+
+
+def _adam_ref(
+    theta: list[float],
+    grad: list[float],
+    m: list[float],
+    s: list[float],
+    t: int,
+    lr: float,
+    beta1: float,
+    beta2: float,
+    eps: float,
+) -> Any:
+    """attention_ref's Adam, resumed at step t - 1 with the step's averages, for one step."""
+    adam = Adam(lr=lr, beta1=beta1, beta2=beta2, eps=eps, t=t - 1)
+    adam.m["w"], adam.s["w"] = np.asarray(m, dtype=float), np.asarray(s, dtype=float)
+    params = {"w": np.asarray(theta, dtype=float)}
+    adam.step(params, {"w": np.asarray(grad, dtype=float)})
+    return params["w"], adam.m["w"], adam.s["w"]
+
+
 REFERENCE = {
     "01_dot": lambda a, b: scores(a, [b])[0],
     "02_scores": lambda q, keys: scaled_scores(q, keys),
@@ -315,6 +355,12 @@ REFERENCE = {
         0
     ],
     "04_post_ln_block": lambda x, p: _post_ln_ref(x, p),
+    # Lesson 4: attention_ref.backward (out = p v is a linear layer: its backward gives
+    # (grad_p, grad_v)), numpy's central differences and attention_ref's Adam.
+    "01_softmax_backward": lambda p, g: softmax_backward(p, g),
+    "02_head_backward": lambda p, v, g: linear_backward(p, v, g),
+    "03_grad_check": _central_difference_ref,
+    "04_adam_step": _adam_ref,
 }
 
 
@@ -323,10 +369,20 @@ def test_expected_values_agree_with_attention_ref(step: Path) -> None:
     reference = REFERENCE[step.name]
     cases = checks_of(step).cases()
     for case in cases:
-        ref = np.asarray(reference(*case.args), dtype=float)
-        got = np.asarray(case.expected, dtype=float)
-        assert got.shape == ref.shape, case.name
-        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=case.name)
+        answer = reference(*case.args)
+        # A step that returns a tuple (lesson 4's gradients, Adam's new state) is
+        # compared part by part: the parts may have different shapes.
+        parts = (
+            zip(answer, case.expected, strict=True)
+            if isinstance(case.expected, tuple)
+            else [(answer, case.expected)]
+        )
+        for part, (ref_part, got_part) in enumerate(parts):
+            ref = np.asarray(ref_part, dtype=float)
+            got = np.asarray(got_part, dtype=float)
+            where = f"{case.name} (part {part})"
+            assert got.shape == ref.shape, where
+            np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, err_msg=where)
 
 
 def test_the_worked_example_is_a_case_of_every_step_that_can_take_it() -> None:
@@ -355,6 +411,31 @@ def test_lesson_2_worked_example_is_a_case_with_the_numbers_the_page_prints() ->
     ]
     printed = (page["concat"] @ page["W_O"]).round(2).tolist()  # "times W_O" on the page
     assert [[round(v, 2) for v in row] for row in layer.expected] == printed
+
+
+def test_lesson_4_adam_cases_are_the_pages_two_steps() -> None:
+    """Step 4's first two cases are the page's Adam example (snippets/learning.py): the
+    same start, rate and gradients, the second continuing from the first, and its theta
+    rounds to the numbers the page prints."""
+    learning = (ROOT / "snippets" / "learning.py").read_text(encoding="utf-8")
+    section = learning.split("[start:adam]", 1)[1].split("[end:adam]", 1)[0]
+    assert 'params = {"w": np.array([1.0, 1.0, 1.0])}' in section
+    assert "Adam(lr=0.01)" in section
+    assert "for grad in ([4.0, -0.1, 0.0], [4.0, 0.1, 0.0]):" in section
+    first, second = checks_of(PRACTICE / "training" / "04_adam_step").cases()[:2]
+    lr, beta1, beta2, eps = first.args[5:]
+    assert (lr, beta1, beta2, eps) == (0.01, Adam.beta1, Adam.beta2, Adam.eps)
+    assert first.args[:5] == ([1.0, 1.0, 1.0], [4.0, -0.1, 0.0], [0.0] * 3, [0.0] * 3, 1)
+    assert second.args == (
+        *first.expected[:1],
+        [4.0, 0.1, 0.0],
+        *first.expected[1:],
+        2,
+        *first.args[5:],
+    )
+    page = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
+    assert "after two steps: [0.98, 1.0095, 1.0]" in page
+    assert [round(v, 4) for v in second.expected[0]] == [0.98, 1.0095, 1.0]
 
 
 # --- the command line ------------------------------------------------------------------------
@@ -624,6 +705,7 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
         "practice/attention/manifest.json",
         "practice/self-attention/manifest.json",
         "practice/tokens/manifest.json",
+        "practice/training/manifest.json",
         "practice/transformer-block/manifest.json",
     ]
 

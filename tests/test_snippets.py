@@ -141,7 +141,11 @@ LESSONS = [
     DOCS / "attention.md",
     DOCS / "self-attention.md",
     DOCS / "transformer-block.md",
+    DOCS / "training.md",
 ]
+#: The fewest Python fences a lesson page may have: 10, but lesson 4, whose six sections
+#: of snippets/learning.py are its only fences.
+FEWEST_FENCES = {DOCS / "training.md": 6}
 
 
 @pytest.mark.parametrize("page", LESSONS, ids=rel)
@@ -151,7 +155,7 @@ def test_a_lesson_page_has_one_example_per_fence(page: Path) -> None:
     # 11 since its attention demo moved to the lessons that define attention.)
     document = rendered(page)
     fences = python_fence_starts(document.text)
-    assert len(fences) >= 10
+    assert len(fences) >= FEWEST_FENCES.get(page, 10)
     assert len(list(document)) == len(fences)
 
 

@@ -1,4 +1,4 @@
-"""The practice sections of lessons 0, 2 and 3 in Debian's Chromium, with the real Pyodide.
+"""The practice sections of lessons 0, 2, 3 and 4 in Debian's Chromium, with the real Pyodide.
 
 The same machinery as lesson 1 (``test_practice.py``), one lesson page per run, from
 the table :data:`LESSONS`: the section names its lesson, so the page fetches that
@@ -65,6 +65,13 @@ LESSONS = {
         "02_gelu",
         "tanh_approximation",
         "def gelu",
+    ),
+    "training": Lesson(
+        ("01_softmax_backward", "02_head_backward", "03_grad_check", "04_adam_step"),
+        "#practice-softmax-backward",
+        "01_softmax_backward",
+        "no_dot",
+        "def softmax_backward",
     ),
 }
 
