@@ -162,15 +162,16 @@ def page(
     assert not problems, "\n".join(problems)
 
 
-@pytest.fixture(scope="module")
-def module_page(
+@pytest.fixture(scope="session")
+def shared_page(
     browser: object, site_dir: Path, site_url: str
 ) -> Iterator[tuple[object, PageGuard]]:
-    """One guarded page (light, desktop) shared by a module's tests, with its guard.
+    """One guarded page (light, desktop) shared by a worker's tests, with its guard.
 
     Only for what the product promises starts clean each time, such as a new run of the
     practice harness: a test that needs a new page takes ``page``. Use it through a
-    function fixture that calls :func:`checked_guard` around each test.
+    function fixture that calls :func:`checked_guard` around each test. (Per worker, not
+    per module: each boot of Pyodide costs about 12 CPU-seconds.)
     """
     guard = PageGuard()
     with guarded_page(browser, guard, site_dir, site_url) as pg:
@@ -193,14 +194,14 @@ def checked_guard(guard: PageGuard) -> Iterator[PageGuard]:
 PRACTICE_STEP = "01_dot"
 
 
-@pytest.fixture(scope="module")
-def warm_practice(module_page: tuple[Any, PageGuard], site_url: str) -> tuple[Any, PageGuard]:
-    """Lesson 1's practice, opened once for a module: every test that takes ``practice``
-    runs on the worker the earlier ones left, as a reader's runs follow one another (the
-    product promises each run starts clean)."""
+@pytest.fixture(scope="session")
+def warm_practice(shared_page: tuple[Any, PageGuard], site_url: str) -> tuple[Any, PageGuard]:
+    """Lesson 1's practice, opened once for a worker: every test that takes ``practice``
+    runs on the Python worker the earlier ones left, whatever their module, as a reader's
+    runs follow one another (the product promises each run starts clean)."""
     from tests.browser.test_practice import open_practice
 
-    page, guard = module_page
+    page, guard = shared_page
     with checked_guard(guard):
         open_practice(page, site_url + "attention/", PRACTICE_STEP)
     return page, guard

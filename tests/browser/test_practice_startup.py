@@ -18,8 +18,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.browser.conftest import PageGuard
 from tests.browser.test_practice import WAIT_MS, run_code, runner, source
 
@@ -64,50 +62,52 @@ def retry_and_run(page: Any) -> None:
     assert run_code(page, STEP, source(STEP, "solution.py")) == "pass"
 
 
-@pytest.mark.parametrize(
-    ("file", "words"),
-    [
-        ("pyodide.asm.wasm", "Python itself (pyodide.asm.wasm) could not be downloaded"),
-        (
-            "python_stdlib.zip",
-            "Python's standard library (python_stdlib.zip) could not be downloaded",
-        ),
-        ("pyodide-lock.json", "Python's package list (pyodide-lock.json) could not be downloaded"),
-    ],
-)
-def test_a_missing_file_is_named_and_retry_really_retries(
-    page: Any, site_url: str, guard: PageGuard, file: str, words: str
+#: Each file of Python's start, broken one after another on one page: the retry after
+#: each fault meets the next one, and the last retry, with every file back, starts Python.
+MISSING = [
+    ("pyodide.asm.wasm", "Python itself (pyodide.asm.wasm) could not be downloaded"),
+    ("python_stdlib.zip", "Python's standard library (python_stdlib.zip) could not be downloaded"),
+    ("pyodide-lock.json", "Python's package list (pyodide-lock.json) could not be downloaded"),
+]
+
+
+def test_each_missing_or_broken_file_is_named_and_retry_really_retries(
+    page: Any, site_url: str, site_dir: Path, guard: PageGuard
 ) -> None:
-    asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url) if r.url.endswith(file) else None)
-    missing = site_url + PYODIDE + file
-    page.route(missing, lambda r: r.fulfill(status=404, body="not here"))
-    open_practice(page, site_url)
-    text = wait_state(page, "error")
-    assert text == f"Python could not start: {words} (the server answered HTTP 404). " + (
-        "Check the connection, then press Retry."
-    )
-    assert "exit(1)" not in text and "JSON" not in text
+    asked: dict[str, int] = {file: 0 for file, _ in MISSING}
+
+    def count(url: str) -> None:
+        for file in asked:
+            if url.endswith(file):
+                asked[file] += 1
+
+    page.on("request", lambda r: count(r.url))
     retry = loader(page).locator("[data-action='retry']")
-    assert retry.is_visible()
-    # While Python cannot start, a run says so instead of "Running the checks…" forever.
-    runner(page, STEP).locator("[data-action='run']").click()
-    page.wait_for_function(
-        "s => document.querySelector(`.practice__runner[data-step='${s}']`).dataset.state"
-        " === 'fail'",
-        arg=STEP,
-        timeout=WAIT_MS,
-    )
-    said = runner(page, STEP).locator(".practice__status").inner_text()
-    assert said.startswith("Python could not start:"), said
-    page.unroute(missing)
-    before = len(asked)
-    retry_and_run(page)
-    assert len(asked) > before, f"Retry did not ask for {file} again"
-    forget_expected_console_errors(guard)
-
-
-def test_a_wasm_cut_short_is_named(page: Any, site_url: str, site_dir: Path) -> None:
+    for n, (file, words) in enumerate(MISSING):
+        missing = site_url + PYODIDE + file
+        page.route(missing, lambda r: r.fulfill(status=404, body="not here"))
+        if n == 0:
+            open_practice(page, site_url)
+        else:
+            retry.click()
+        text = wait_state(page, "error")
+        assert text == f"Python could not start: {words} (the server answered HTTP 404). " + (
+            "Check the connection, then press Retry."
+        ), file
+        assert "exit(1)" not in text and "JSON" not in text
+        assert retry.is_visible()
+        # While Python cannot start, a run says so instead of "Running the checks…" forever.
+        runner(page, STEP).locator("[data-action='run']").click()
+        page.wait_for_function(
+            "s => document.querySelector(`.practice__runner[data-step='${s}']`).dataset.state"
+            " === 'fail'",
+            arg=STEP,
+            timeout=WAIT_MS,
+        )
+        said = runner(page, STEP).locator(".practice__status").inner_text()
+        assert said.startswith(f"Python could not start: {words}"), said
+        page.unroute(missing)
+    # The wasm cut short.
     whole = (site_dir / PYODIDE / "pyodide.asm.wasm").read_bytes()
     url = site_url + PYODIDE + "pyodide.asm.wasm"
     page.route(
@@ -116,14 +116,18 @@ def test_a_wasm_cut_short_is_named(page: Any, site_url: str, site_dir: Path) -> 
             status=200, body=whole[:3_600_000], headers={"content-type": "application/wasm"}
         ),
     )
-    open_practice(page, site_url)
+    retry.click()
     text = wait_state(page, "error")
     assert text.startswith(
         "Python could not start: Python itself (pyodide.asm.wasm) arrived incomplete (3.6 MB of "
         f"{len(whole) / 1e6:.1f} MB)."
     ), text
     page.unroute(url)
+    before = dict(asked)
     retry_and_run(page)
+    # Every retry asked again: the last one fetched each file once more, and started.
+    assert all(asked[f] > before[f] for f in asked), (before, asked)
+    forget_expected_console_errors(guard)
 
 
 def test_a_stalled_download_ends_at_the_deadline(page: Any, site_url: str, site_dir: Path) -> None:
