@@ -87,6 +87,12 @@ def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
 
 
 @pytest.fixture
+def has_touch(request: pytest.FixtureRequest) -> bool:
+    """Whether the page has a touch screen; parametrize a test with `has_touch` (indirect)."""
+    return bool(getattr(request, "param", False))
+
+
+@pytest.fixture
 def guard() -> PageGuard:
     return PageGuard()
 
@@ -100,6 +106,7 @@ def guarded_page(
     *,
     color_scheme: str = "light",
     viewport: dict[str, int] | None = None,
+    has_touch: bool = False,
 ) -> Iterator[object]:
     """A page in a context of its own, whose third-party requests and console errors go
     to ``guard``. Instant navigation works as on the deployed site (see `local_sitemap`)."""
@@ -109,6 +116,7 @@ def guarded_page(
     context = browser.new_context(
         color_scheme=color_scheme,  # type: ignore[arg-type]
         viewport=viewport or {"width": 1280, "height": 900},  # type: ignore[arg-type]
+        has_touch=has_touch,
         service_workers="block",
     )
 
@@ -149,13 +157,20 @@ def page(
     browser: object,
     color_scheme: str,
     viewport: dict[str, int],
+    has_touch: bool,
     guard: PageGuard,
     site_dir: Path,
     site_url: str,
 ) -> Iterator[object]:
     """A fresh page whose third-party requests and console errors fail the test."""
     with guarded_page(
-        browser, guard, site_dir, site_url, color_scheme=color_scheme, viewport=viewport
+        browser,
+        guard,
+        site_dir,
+        site_url,
+        color_scheme=color_scheme,
+        viewport=viewport,
+        has_touch=has_touch,
     ) as pg:
         yield pg
     problems = guard.problems()

@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 import numpy as np
+import pytest
 
 from attention_ref.induction import induction_score, previous_token_score
 from site_build.training_data import RUN_JSON
@@ -137,19 +138,24 @@ def test_every_checkpoint_by_keyboard_shows_the_records_numbers(page: Any, site_
     check_colours(box, len(POINTS) - 1, "dark")
 
 
-def test_buttons_step_one_checkpoint_at_a_phone_width(page: Any, site_url: str) -> None:
-    page.set_viewport_size(PHONE)
+@pytest.mark.parametrize(("viewport", "has_touch"), [(PHONE, True)], indirect=True)
+def test_taps_step_one_checkpoint_at_a_phone_width(page: Any, site_url: str) -> None:
     box = open_widget(page, site_url)
     earlier, later = box.locator("[data-tr=earlier]"), box.locator("[data-tr=later]")
     assert earlier.is_disabled() and later.is_enabled()
-    later.click()
-    later.click()
+    later.tap()
+    later.tap()
     check_checkpoint(box, 2)
-    earlier.click()
+    earlier.tap()
     check_checkpoint(box, 1)
     fits = box.evaluate("(b) => b.scrollWidth <= b.clientWidth + 1")
     assert fits, "the widget is wider than its box at 360 px"
-    box.locator("[data-tr=step]").press("End")
+    # A tap at the slider's right end goes to the last checkpoint.
+    slider = box.locator("[data-tr=step]")
+    rect = slider.bounding_box()
+    assert rect is not None
+    page.touchscreen.tap(rect["x"] + rect["width"] - 2, rect["y"] + rect["height"] / 2)
+    check_checkpoint(box, len(POINTS) - 1)
     assert later.is_disabled()
 
 
