@@ -26,7 +26,7 @@ WEIGHTS: dict[str, Any] = json.loads((ROOT / "data" / "induction_weights.json").
 
 
 def test_even_bets_cost_ln_26() -> None:
-    claim(PAGE, r"A model that spreads its bets evenly over the 26 letters pays \(\ln 26\) nats")
+    claim(PAGE, "A model that spreads its bets evenly over the 26 letters pays ln 26 nats")
     assert math.isclose(cross_entropy(np.zeros((1, 26)), [5]), math.log(26), rel_tol=1e-12)
 
 
