@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  UNIFORM_LOSS, curvePoints, describeCheckpoint, halfwayStep, headScores, inductionScore,
+  UNIFORM_LOSS, curvePoints, describeCheckpoint, headScores, inductionScore,
   previousTokenScore, square,
 } from "../../docs/javascripts/lib/training-math.js";
 
@@ -55,13 +55,6 @@ test("the loss curve maps steps to x and nats to y, clipped at the top", () => {
   assert.equal(curvePoints([0], [9], axes), "0.0,0.0");
   assert.throws(() => curvePoints([0, 1], [1], axes), /2 steps but 1 losses/);
   assert.throws(() => curvePoints([0], [NaN], axes), /the loss at step 0 is NaN/);
-});
-
-test("halfway: the first step past the middle of the whole change", () => {
-  // 3 -> 1: the middle is 2, first passed (strictly) at step 20.
-  assert.equal(halfwayStep([0, 10, 20, 30], [3, 2, 1.5, 1]), 20);
-  // 0 -> 1: the middle is 0.5, first passed at step 10.
-  assert.equal(halfwayStep([0, 10, 20], [0, 0.6, 1]), 10);
 });
 
 test("ln 26 and the sentence read out for a checkpoint", () => {

@@ -88,23 +88,6 @@ export function headScores(maps, half, scale) {
 }
 
 /**
- * The first checkpoint at which a series has come half of the way from its first value
- * to its last, past the middle (the page's "half the drop" and "half the rise").
- * @param {number[]} steps
- * @param {number[]} values
- * @returns {number}  a step
- */
-export function halfwayStep(steps, values) {
-  check(steps.length === values.length && steps.length > 1, "halfwayStep: needs two series of the same length");
-  const start = values[0];
-  const end = values[values.length - 1];
-  const mid = (start + end) / 2;
-  const falls = end < start;
-  const i = values.findIndex((v) => (falls ? v < mid : v > mid));
-  return steps[i];
-}
-
-/**
  * What the widget says about one checkpoint, in one sentence a screen reader announces.
  * @returns {string}
  */

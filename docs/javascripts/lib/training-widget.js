@@ -123,7 +123,7 @@ function layout(box, data, id) {
 // ------------------------------------------------------------------------------ render
 
 function render(ctx) {
-  const { box, data, state, ui } = ctx;
+  const { data, state, ui } = ctx;
   const step = data.steps[state.at];
   const scores = headScores(data.attention[state.at], data.half, data.scale);
   ui.slider.value = String(state.at);
@@ -139,7 +139,6 @@ function render(ctx) {
     ui.dots[k].setAttribute("cy", String(ui.y(losses[state.at])));
   });
   ui.status.textContent = describeCheckpoint(step, data.first[state.at], data.repeat[state.at], scores);
-  box.dataset.trStep = String(step);
   paint(ctx);
   for (const { layer, head, score } of ui.heads) {
     const s = scores[layer][head];
