@@ -82,12 +82,25 @@ def start_run(page: Any, step: str) -> None:
 
 
 def wait_done(page: Any, step: str) -> str:
-    page.wait_for_function(
-        "s => ['pass', 'fail'].includes("
-        "document.querySelector(`.practice__runner[data-step='${s}']`).dataset.state)",
-        arg=step,
-        timeout=WAIT_MS,
-    )
+    """Wait for a run of ``step`` to pass or fail; on a timeout, say where the run stood."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            "s => ['pass', 'fail'].includes("
+            "document.querySelector(`.practice__runner[data-step='${s}']`).dataset.state)",
+            arg=step,
+            timeout=WAIT_MS,
+        )
+    except PlaywrightTimeout:
+        box = runner(page, step)
+        state = box.get_attribute("data-state")
+        said = box.locator(".practice__status").inner_text()
+        loader = page.locator(".practice__loader").get_attribute("data-state")
+        raise AssertionError(
+            f"{step}: no result within {WAIT_MS} ms: runner state {state!r}, loader {loader!r}, "
+            f"status {said!r}"
+        ) from None
     return str(runner(page, step).get_attribute("data-state"))
 
 
