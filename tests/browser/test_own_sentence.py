@@ -372,22 +372,31 @@ def test_own_sentence_runs_the_model_and_shows_it(
     assert any("/assets/minilm/words/" in u for u in urls)
 
 
-def test_empty_field_loads_nothing(page: Any, site_url: str, widget: Widget) -> None:
+@pytest.mark.parametrize(
+    ("color_scheme", "viewport"), [("dark", DESKTOP)], indirect=True, ids=["dark-desktop"]
+)
+def test_empty_too_long_and_html_sentences(page: Any, site_url: str, widget: Widget) -> None:
+    """Three sentences the widget must not take at face value, one after another on one
+    page (each submit owns the form anew): an empty field, a sentence over the limit,
+    and HTML, which shows as text."""
     urls = model_requests(page)
     widget.open(page, site_url)
+    dialogs: list[str] = []
+
+    def dismiss(d: Any) -> None:
+        dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", dismiss)
+
+    # An empty field loads nothing, by Enter or by the button.
     submit(page, widget, "   ")
     assert message(page, widget) == "Type a sentence first: the field is empty."
     page.locator(widget.box).get_by_role("button", name="Run the model").click()
     assert message(page, widget) == "Type a sentence first: the field is empty."
     assert urls == []
 
-
-@pytest.mark.parametrize(
-    ("color_scheme", "viewport"), [("dark", DESKTOP)], indirect=True, ids=["dark-desktop"]
-)
-def test_too_long_names_the_count_and_limit(page: Any, site_url: str, widget: Widget) -> None:
-    urls = model_requests(page)
-    widget.open(page, site_url)
+    # Too long: the count and the limit, and no weights downloaded for it.
     text = " ".join(["word"] * 70)  # 72 tokens with [CLS] and [SEP]
     submit(page, widget, text)
     consent_and_wait_or_error(page, widget)
@@ -399,22 +408,10 @@ def test_too_long_names_the_count_and_limit(page: Any, site_url: str, widget: Wi
     assert page.locator(f"{form(widget)} [data-own='retry']").count() == 0
     check_axe(page, widget)
 
-
-@pytest.mark.parametrize(
-    ("color_scheme", "viewport"), [("light", PHONE)], indirect=True, ids=["light-phone"]
-)
-def test_html_typed_shows_as_text(page: Any, site_url: str, widget: Widget) -> None:
-    widget.open(page, site_url)
-    dialogs: list[str] = []
-
-    def dismiss(d: Any) -> None:
-        dialogs.append(d.message)
-        d.dismiss()
-
-    page.on("dialog", dismiss)
+    # HTML typed in is shown as text: no element made from it, no script run.
     text = "<img src=x onerror=alert(1)> <b>bold</b>"
-    submit(page, widget, text)
-    consent_and_wait(page, widget)
+    submit(page, widget, text)  # consent was given above: it runs at once
+    page.wait_for_selector(f"{form(widget)}[data-own-state=done]", timeout=120_000)
     assert widget.tokens(page) == reference(text).tokens
     assert page.locator(f"{widget.box} img, {widget.box} b").count() == 0
     assert dialogs == []
@@ -490,8 +487,11 @@ def test_a_broken_model_file_gives_a_message_and_a_retry(
     assert widget.tokens(page) == reference(text).tokens
 
 
-def test_second_submit_replaces_the_first(page: Any, site_url: str, widget: Widget) -> None:
+def test_a_later_submit_wins_and_fast_switching_stays_in_step(
+    page: Any, site_url: str, widget: Widget
+) -> None:
     widget.open(page, site_url)
+    # A second sentence submitted while the first is still loading replaces it.
     submit(page, widget, "A first sentence that will be overtaken.")
     page.locator(f"{form(widget)} [data-own='consent']").click()
     submit(page, widget, "The second one wins.")
@@ -503,13 +503,13 @@ def test_second_submit_replaces_the_first(page: Any, site_url: str, widget: Widg
     widget.show(page, 2, 5)
     check_table(page, widget, run.attentions[2, 5], run.tokens)
 
-
-def test_fast_switching_keeps_the_views_in_step(page: Any, site_url: str, widget: Widget) -> None:
-    widget.open(page, site_url)
+    # A third sentence, then heads switched fast and a fixed sentence and back: the map,
+    # the table and the labels all show the last choice.
     text = "Quick changes never mix two heads."
     submit(page, widget, text)
-    consent_and_wait(page, widget)
+    page.wait_for_selector(f"{form(widget)}[data-own-state=done]", timeout=120_000)
     run = reference(text)
+    assert widget.tokens(page) == run.tokens
     for layer, head in [(0, 0), (5, 11), (2, 7), (4, 1), (3, 3)]:
         widget.show(page, layer, head)
     page.locator(widget.box).get_by_role("radio", name="…too tired").check()
