@@ -125,11 +125,12 @@ endef
 test: ## Install what is missing, lint, build strictly, run every test (timed by phase)
 	@mkdir -p $(dir $(PHASES)) && : > $(PHASES)
 	@start=$$(date +%s%N); \
-	$(MAKE) --no-print-directory test-phases || exit $$?; \
+	$(MAKE) --no-print-directory test-phases; rc=$$?; \
 	awk -F '\t' -v wall=$$(( ($$(date +%s%N) - start) / 1000000 )) \
 		'{ printf "  %-22s %7.1f s\n", $$1, $$2 / 1000 } \
 		END { printf "  %-22s %7.1f s\n", "make test", wall / 1000 }' $(PHASES); \
-	printf 'make test\t%s\n' "$$(( ($$(date +%s%N) - start) / 1000000 ))" >> $(PHASES)
+	printf 'make test\t%s\n' "$$(( ($$(date +%s%N) - start) / 1000000 ))" >> $(PHASES); \
+	exit $$rc
 
 .PHONY: test-phases phase-lint phase-test-js phase-build
 test-phases:
