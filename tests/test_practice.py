@@ -33,6 +33,7 @@ import attention_ref.block
 from attention_ref import (
     apply_rope,
     attention_weights,
+    causal_mask,
     linear_backward,
     merge_heads,
     multi_head_attention,
@@ -59,6 +60,7 @@ PARTIALS = {
     "tokens": "practice_tokens.md",
     "transformer-block": "practice_transformer_block.md",
     "training": "practice_training.md",
+    "scale": "practice_scale.md",
 }
 STEPS = sorted(p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir())
 MISTAKES = sorted(m for step in STEPS for m in (step / "mistakes").glob("*.py"))
@@ -122,6 +124,13 @@ def test_the_steps_of_each_lesson_exist() -> None:
             "02_head_backward",
             "03_grad_check",
             "04_adam_step",
+        ],
+        "scale": [
+            "01_online_softmax",
+            "02_tile_update",
+            "03_decode_step",
+            "04_kv_head",
+            "05_sliding_window",
         ],
     }
     assert set(by_lesson) == set(PARTIALS)
@@ -317,6 +326,51 @@ def _adam_ref(
     return params["w"], adam.m["w"], adam.s["w"]
 
 
+def _tile_ref(m: float, total: float, acc: list[float], scores: list[float], values: Any) -> Any:
+    """attention_ref's attention over one stand-in key and the block's keys.
+
+    The state (m, total, acc) weighs the keys read so far exactly as one key would whose
+    score is m + ln(total) and whose value is acc / total (exp(m + ln(total) - m_new) is
+    total * exp(m - m_new)). With q = [1] and d_k = 1 the scores are those numbers, so
+    attention_ref gives the new acc / total; the new total is exp(z - m_new) / w for the
+    key of largest weight w. -inf scores (masked keys) go in as a mask.
+    """
+    z, rows = list(scores), [list(v) for v in values]
+    if total > 0:  # the empty state (total 0) stands for no key at all
+        z, rows = [m + math.log(total), *z], [[a / total for a in acc], *rows]
+    z_arr = np.array(z)
+    live = np.isfinite(z_arr)
+    keys = np.where(live, z_arr, 0.0)[:, np.newaxis]  # (n_k, 1)
+    out = scaled_dot_product_attention([1.0], keys, rows, mask=live)
+    weights = softmax(z_arr)
+    top = int(np.argmax(weights))
+    m_new = max(m, *scores)
+    total_new = math.exp(z[top] - m_new) / float(weights[top])
+    return m_new, total_new, total_new * out
+
+
+def _decode_ref(
+    cache_k: list[list[float]],
+    cache_v: list[list[float]],
+    q: list[float],
+    k: list[float],
+    v: list[float],
+) -> Any:
+    """numpy's stacking of the cache and the new rows, and attention_ref's attention."""
+    keys = np.vstack([np.reshape(np.asarray(cache_k, dtype=float), (-1, len(k))), [k]])
+    values = np.vstack([np.reshape(np.asarray(cache_v, dtype=float), (-1, len(v))), [v]])
+    return keys, values, scaled_dot_product_attention(q, keys, values)
+
+
+def _sliding_window_ref(n: int, window: int) -> Any:
+    """attention_ref's causal mask, less the keys at least `window` before the query: row
+    i of causal_mask(n - window, n) shifted down by `window` is j <= i - window."""
+    too_far = np.zeros((n, n), dtype=bool)
+    if window < n:
+        too_far[window:] = causal_mask(n - window, n)
+    return causal_mask(n) & ~too_far
+
+
 REFERENCE = {
     "01_dot": lambda a, b: scores(a, [b])[0],
     "02_scores": lambda q, keys: scaled_scores(q, keys),
@@ -361,6 +415,16 @@ REFERENCE = {
     "02_head_backward": lambda p, v, g: linear_backward(p, v, g),
     "03_grad_check": _central_difference_ref,
     "04_adam_step": _adam_ref,
+    # Lesson 5: attention_ref's softmax and attention, which the blocks, tiles and cache
+    # must reproduce. attention_ref has no grouped-query attention here: the query heads'
+    # map is numpy's repeat, what torch's enable_gqa does (repeat_interleave).
+    "01_online_softmax": lambda x, block: softmax(x),
+    "02_tile_update": _tile_ref,
+    "03_decode_step": _decode_ref,
+    "04_kv_head": lambda i, n_heads, n_kv_heads: np.repeat(
+        np.arange(n_kv_heads), n_heads // n_kv_heads
+    )[i],
+    "05_sliding_window": _sliding_window_ref,
 }
 
 
@@ -436,6 +500,42 @@ def test_lesson_4_adam_cases_are_the_pages_two_steps() -> None:
     page = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
     assert "after two steps: [0.98, 1.0095, 1.0]" in page
     assert [round(v, 4) for v in second.expected[0]] == [0.98, 1.0095, 1.0]
+
+
+LESSON_5 = PRACTICE / "scale"
+
+
+def test_lesson_5_properties_aim_at_attention_ref() -> None:
+    """The targets of lesson 5's properties, written out in plain Python in the checks,
+    agree with attention_ref: a row's attention (the fold of tiles) and causal attention
+    over a sequence (decoding token by token), on the properties' own seeded inputs."""
+    rng = np.random.default_rng(5)
+    scores, values = rng.normal(size=7).tolist(), rng.normal(size=(7, 3)).tolist()
+    row = checks_of(LESSON_5 / "02_tile_update").attention(scores, values)
+    keys = np.array(scores)[:, np.newaxis]  # q = [1], d_k = 1: the scores as given
+    np.testing.assert_allclose(row, scaled_dot_product_attention([1.0], keys, values), rtol=1e-12)
+    qs, ks, vs = (rng.normal(size=(5, d)).tolist() for d in (4, 4, 2))
+    causal = checks_of(LESSON_5 / "03_decode_step").causal_attention(qs, ks, vs)
+    ref = scaled_dot_product_attention(qs, ks, vs, is_causal=True)
+    np.testing.assert_allclose(causal, ref, rtol=1e-12, atol=1e-15)
+
+
+def test_a_step_can_read_a_wrong_answer_no_formula_explains() -> None:
+    """explain_answer names a NaN that no known mistake's answer can equal (nan != nan),
+    after the MISTAKES and before the fallback; a reading that crashes counts as none."""
+    step = checks_of(LESSON_5 / "01_online_softmax")
+    nan_everywhere = "def online_softmax(x, block):\n    return [float('nan')] * len(x)\n"
+    results = h.run(step, nan_everywhere)
+    by_name = {r.name: r.hint for r in results if not r.passed}
+    # No -inf among the scores: 0 * inf, from rescaling the wrong way.
+    assert by_name["blocks of 1: the maximum grows at every entry"] == "os-wrong-way"
+    # -inf among the scores: -inf - (-inf).
+    assert by_name["every score -inf: every weight 0 (no nan)"] == "os-neg-inf"
+    runner = h.Runner(step, lambda x, block: None, "")
+    assert runner.read_answer(([1.0], 1), [math.nan]) == ["os-wrong-way"]
+    assert runner.read_answer(([1.0], 1), [0.5]) == []  # wrong, but no NaN: the fallback
+    broken = type("Broken", (), {"explain_answer": staticmethod(lambda actual, args: 1 / 0)})
+    assert h.Runner(broken, lambda: None, "").read_answer((), 1) == []
 
 
 # --- the command line ------------------------------------------------------------------------
@@ -647,13 +747,15 @@ def test_the_relation_check_compares_two_calls() -> None:
 
 
 def test_an_answer_that_changes_its_input_fails_in_every_step() -> None:
-    """Every step whose function takes a list or a dict: lesson 0's sinusoidal(p, d) takes
-    two ints and lesson 3's gelu one float, nothing they could change."""
+    """Every step whose function takes a list or a dict: lesson 0's sinusoidal(p, d) and
+    lesson 5's kv_head(i, n_heads, n_kv_heads) and sliding_window_mask(n, window) take
+    ints, and lesson 3's gelu one float, nothing they could change."""
     for step in STEPS:
         module = checks_of(step)
         first = module.cases()[0].args
         if not any(isinstance(a, (list, dict)) for a in first):
-            assert step.name in {"03_sinusoidal", "02_gelu"}, step.name
+            ints = {"03_sinusoidal", "02_gelu", "04_kv_head", "05_sliding_window"}
+            assert step.name in ints, step.name
             assert all(isinstance(a, (int, float)) for a in first), step.name
             continue
         source = (step / "solution.py").read_text(encoding="utf-8")
@@ -703,6 +805,7 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
     assert "practice/files/01_dot/checks.py" in files
     assert sorted(p for p in files if p.endswith("manifest.json")) == [
         "practice/attention/manifest.json",
+        "practice/scale/manifest.json",
         "practice/self-attention/manifest.json",
         "practice/tokens/manifest.json",
         "practice/training/manifest.json",
@@ -1025,6 +1128,29 @@ def test_every_case_built_for_a_mistake_says_which(step: Path) -> None:
         "ln-eps-outside",
         "ln-bias-before-gain",
         "ln-no-gain-bias",
+        # Lesson 5: every modelled mistake.
+        "os-no-rescale",
+        "os-wrong-way",
+        "os-per-block",
+        "tu-acc-not-rescaled",
+        "tu-total-not-rescaled",
+        "tu-divided",
+        "tu-wrong-way",
+        "tu-old-max",
+        "dc-before-append",
+        "dc-no-scale",
+        "dc-only-new",
+        "dc-wrong-axis",
+        "dc-cache-not-returned",
+        "gqa-interleaved",
+        "gqa-by-kv-heads",
+        "gqa-off-by-one",
+        "gqa-true-division",
+        "sw-plus-one",
+        "sw-no-self",
+        "sw-symmetric",
+        "sw-negative-index",
+        "sw-not-bool",
     }
     for mistake in checks_of(step).MISTAKES:
         if mistake.hint in new:

@@ -14,7 +14,9 @@ or, for what every step shares, in :data:`COMMON_HINTS`):
    ``math.exp`` means the maximum was not subtracted), else a generic hint;
 3. the answer is wrong: each of the step's ``MISTAKES`` (a known wrong formula) is
    computed on the same arguments; if the reader's answer equals one of them, its
-   hint is given; otherwise the step's ``FALLBACK_HINT``.
+   hint is given; else the step's ``explain_answer``, which reads the answer itself
+   (a NaN that no formula's answer can equal, as ``nan != nan``); otherwise the step's
+   ``FALLBACK_HINT``.
 
 A result is plain data (:class:`Result`, a dict for the browser); this module checks
 and does not format, but for the one text report of the command line
@@ -248,16 +250,25 @@ def compare(actual: Any, expected: Any, tol: float, where: str = "") -> str | No
     """Why ``actual`` differs from ``expected``, or None when they agree within ``tol``.
 
     Numbers agree when ``|a - e| <= tol * max(1, |e|)`` (absolute near 0, relative
-    for large values). Lists are compared item by item, lengths first.
+    for large values). Lists are compared item by item, lengths first. An expected
+    ``True`` or ``False`` (a mask) is met by that bool only, not by 1 or 0.
 
     >>> compare(1.0000001, 1.0, 1e-6) is None
     True
+    >>> compare([[True, False]], [[True, True]], 0.0)
+    'item [0][1] is False, expected True'
+    >>> compare([1, 0], [True, False], 0.0)
+    'item [0] is 1, expected True'
     >>> compare([1, 2, 3], [1, 2], 1e-6)
     'the answer has 3 items, expected 2'
     >>> compare(float("nan"), 1.0, 1e-6)
     'the answer is nan, expected 1'
     """
     label = f"item {where}" if where else "the answer"
+    if isinstance(expected, bool):
+        if isinstance(actual, bool) and actual == expected:
+            return None
+        return f"{label} is {show(actual)}, expected {expected}"
     if _is_number(expected):
         if not _is_number(actual):
             kind = "a list" if as_list(actual) is not None else type(actual).__name__
@@ -488,8 +499,22 @@ class Runner:
             return result, []
         result.detail = reason
         candidates = self.diagnose(case.args, actual, case.expected, case.tol)
+        if not candidates:
+            candidates = self.read_answer(case.args, actual)
         result.hint = candidates[0] if candidates else str(self.step.FALLBACK_HINT)
         return result, candidates
+
+    def read_answer(self, args: tuple[Any, ...], actual: Any) -> list[str]:
+        """The hint the step's ``explain_answer(actual, args)`` reads in a wrong answer
+        that no known mistake explains (a NaN, say), as a list of at most one."""
+        explain = getattr(self.step, "explain_answer", None)
+        if explain is None:
+            return []
+        try:
+            hint = explain(actual, args)
+        except Exception:  # the answer can be anything: a step's reading must not crash
+            return []
+        return [str(hint)] if hint else []
 
     def relation(
         self,
@@ -682,6 +707,7 @@ def plan_of(step: ModuleType) -> SimpleNamespace:
         MISTAKES=tuple(getattr(step, "MISTAKES", ())),
         HINTS=dict(getattr(step, "HINTS", {})),
         explain_exception=getattr(step, "explain_exception", None),
+        explain_answer=getattr(step, "explain_answer", None),
         properties=getattr(step, "properties", None),
         cases=tuple(step.cases()),
     )

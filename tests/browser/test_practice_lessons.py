@@ -1,4 +1,4 @@
-"""The practice sections of lessons 0, 2, 3 and 4 in Debian's Chromium, with the real Pyodide.
+"""The practice sections of lessons 0, 2, 3, 4 and 5 in Debian's Chromium, with the real Pyodide.
 
 The same machinery as lesson 1 (``test_practice.py``), one lesson page per run, from
 the table :data:`LESSONS`: the section names its lesson, so the page fetches that
@@ -72,6 +72,19 @@ LESSONS = {
         "01_softmax_backward",
         "no_dot",
         "def softmax_backward",
+    ),
+    "scale": Lesson(
+        (
+            "01_online_softmax",
+            "02_tile_update",
+            "03_decode_step",
+            "04_kv_head",
+            "05_sliding_window",
+        ),
+        "#practice-online-softmax",
+        "02_tile_update",
+        "acc_not_rescaled",
+        "def tile_update",
     ),
 }
 

@@ -1,0 +1,15 @@
+"""Divides acc by the total at every block, as if it were already the output.
+
+EXPECTED_HINT: tu-divided
+"""
+
+import math
+
+
+def tile_update(m, total, acc, scores, values):
+    m_new = max(m, max(scores))
+    c = math.exp(m - m_new)
+    p = [math.exp(s - m_new) for s in scores]
+    total_new = c * total + sum(p)
+    acc_new = [c * a + sum(pj * v[i] for pj, v in zip(p, values)) for i, a in enumerate(acc)]
+    return m_new, total_new, [a / total_new for a in acc_new]

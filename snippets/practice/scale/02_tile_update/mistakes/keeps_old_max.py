@@ -1,0 +1,15 @@
+"""Computes the new sums against m_new but hands back the old maximum m.
+
+EXPECTED_HINT: tu-old-max
+"""
+
+import math
+
+
+def tile_update(m, total, acc, scores, values):
+    m_new = max(m, max(scores))
+    c = math.exp(m - m_new)
+    p = [math.exp(s - m_new) for s in scores]
+    total_new = c * total + sum(p)
+    acc_new = [c * a + sum(pj * v[i] for pj, v in zip(p, values)) for i, a in enumerate(acc)]
+    return m, total_new, acc_new

@@ -1,0 +1,15 @@
+"""Rescales both sums by exp(m_new - m) instead of exp(m - m_new).
+
+EXPECTED_HINT: tu-wrong-way
+"""
+
+import math
+
+
+def tile_update(m, total, acc, scores, values):
+    m_new = max(m, max(scores))
+    c = math.exp(m_new - m)
+    p = [math.exp(s - m_new) for s in scores]
+    total_new = c * total + sum(p)
+    acc_new = [c * a + sum(pj * v[i] for pj, v in zip(p, values)) for i, a in enumerate(acc)]
+    return m_new, total_new, acc_new

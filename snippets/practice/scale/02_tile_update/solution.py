@@ -1,0 +1,11 @@
+import math
+
+
+def tile_update(m, total, acc, scores, values):
+    """Rescale the old sums to the new maximum, then add the block's own terms."""
+    m_new = max(m, max(scores))
+    c = math.exp(m - m_new)
+    p = [math.exp(s - m_new) for s in scores]
+    total_new = c * total + sum(p)
+    acc_new = [c * a + sum(pj * v[i] for pj, v in zip(p, values)) for i, a in enumerate(acc)]
+    return m_new, total_new, acc_new

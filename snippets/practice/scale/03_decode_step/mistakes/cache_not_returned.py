@@ -1,0 +1,16 @@
+"""Attends over the cache and the new token, but hands back the old cache.
+
+EXPECTED_HINT: dc-cache-not-returned
+"""
+
+import math
+
+
+def decode_step(cache_k, cache_v, q, k, v):
+    keys, values = cache_k + [k], cache_v + [v]
+    scores = [sum(a * b for a, b in zip(q, key)) / math.sqrt(len(q)) for key in keys]
+    m = max(scores)
+    exps = [math.exp(s - m) for s in scores]
+    total = sum(exps)
+    out = [sum(e * row[i] for e, row in zip(exps, values)) / total for i in range(len(v))]
+    return cache_k, cache_v, out
