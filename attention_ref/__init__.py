@@ -8,6 +8,12 @@ Every number, plot and widget of the lesson is computed by these functions:
 [5.68, 1.55]
 """
 
+from attention_ref.at_scale import (
+    kv_cache_bytes,
+    online_softmax,
+    sliding_window_mask,
+    tiled_attention,
+)
 from attention_ref.backward import (
     cross_entropy,
     cross_entropy_backward,
@@ -58,10 +64,12 @@ __all__ = [
     "erf",
     "feed_forward",
     "gelu",
+    "kv_cache_bytes",
     "layer_norm",
     "linear_backward",
     "merge_heads",
     "multi_head_attention",
+    "online_softmax",
     "position_frequencies",
     "scale_scores",
     "scaled_dot_product_attention",
@@ -70,8 +78,10 @@ __all__ = [
     "scores",
     "sinusoidal_positions",
     "sinusoidal_shift",
+    "sliding_window_mask",
     "softmax",
     "softmax_backward",
     "softmax_jacobian",
     "split_heads",
+    "tiled_attention",
 ]

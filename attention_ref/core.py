@@ -249,6 +249,7 @@ def attention_weights(
     *,
     is_causal: bool = False,
     scale: float | None = None,
+    enable_gqa: bool = False,
 ) -> FloatArray:
     """Attention weights: the softmax of the scaled (and masked) scores.
 
@@ -263,6 +264,8 @@ def attention_weights(
         Apply :func:`causal_mask`. Cannot be combined with ``mask``.
     scale : float, optional, keyword-only
         Finite and > 0; defaults to ``1/sqrt(d_k)``.
+    enable_gqa : bool, keyword-only
+        Grouped-query attention, as in :func:`scaled_dot_product_attention`.
 
     Returns
     -------
@@ -284,7 +287,7 @@ def attention_weights(
     >>> attention_weights([[1, 0], [0, 1]], [[1, 0], [0, 1]], is_causal=True).round(3).tolist()
     [[1.0, 0.0], [0.33, 0.67]]
     """
-    c = _checked(q, k, mask, is_causal, scale)
+    c = _checked(q, k, mask, is_causal, scale, enable_gqa=enable_gqa)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
         s = c.q @ np.swapaxes(c.k, -1, -2) * c.factor  # (..., n_q, n_k): the scaled scores
     mask = causal_mask(c.n_q, c.n_k) if is_causal else c.mask  # True = may attend
@@ -302,6 +305,7 @@ def scaled_dot_product_attention(
     *,
     is_causal: bool = False,
     scale: float | None = None,
+    enable_gqa: bool = False,
 ) -> FloatArray:
     """Scaled dot-product attention: ``softmax(q @ k.T * scale + mask) @ v``.
 
@@ -324,6 +328,14 @@ def scaled_dot_product_attention(
         ``mask`` and ``is_causal=True`` is an error, as in torch.
     scale : float, optional, keyword-only
         Finite and > 0; defaults to ``1/sqrt(d_k)``.
+    enable_gqa : bool, keyword-only
+        Grouped-query attention (Ainslie et al. 2023), as ``enable_gqa`` in torch 2.5 and
+        later: ``q`` has ``h`` heads, ``q (..., h, n_q, d_k)``, and ``k``, ``v`` have fewer,
+        ``(..., g, n_k, d)``, with ``g`` dividing ``h``. Query head ``i`` uses key/value
+        head ``i // (h // g)``: each key/value head serves ``h // g`` consecutive query
+        heads (``repeat_interleave``). ``g = h`` is multi-head attention; ``g = 1`` is
+        multi-query attention (Shazeer 2019). With False (the default) the head axes
+        broadcast as any other leading axis.
 
     Returns
     -------
@@ -336,7 +348,8 @@ def scaled_dot_product_attention(
     ValueError
         On mismatched shapes (``d_k`` of q and k, ``n_k`` of k and v, a mask
         that does not broadcast), no keys, NaN or infinite inputs, a bad scale,
-        or both ``mask`` and ``is_causal``.
+        or both ``mask`` and ``is_causal``; with ``enable_gqa``, operands without a head
+        axis ``(..., h, n, d)`` or ``g`` key/value heads that do not divide ``h``.
     TypeError
         If an input is not real and numeric, or the mask is neither boolean
         nor floating.
@@ -361,8 +374,19 @@ def scaled_dot_product_attention(
 
     >>> scaled_dot_product_attention(q, K, V, mask=[False, True, True]).round(3).tolist()
     [1.245, 3.133]
+
+    Grouped-query attention: four query heads share two key/value heads, so query heads
+    0 and 1 read key/value head 0, and heads 2 and 3 read head 1:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> q4 = rng.standard_normal((4, 3, 8))  # (h, n_q, d_k): 4 query heads
+    >>> k2, v2 = rng.standard_normal((2, 2, 5, 8))  # (g, n_k, d) each: 2 key/value heads
+    >>> out = scaled_dot_product_attention(q4, k2, v2, enable_gqa=True)  # (4, 3, 8)
+    >>> bool(np.allclose(out[3], scaled_dot_product_attention(q4[3], k2[1], v2[1])))
+    True
     """
-    c = _checked(q, k, mask, is_causal, scale, v)
+    c = _checked(q, k, mask, is_causal, scale, v, enable_gqa=enable_gqa)
     v_c = cast(FloatArray, c.v)  # (..., n_k, d_v), checked
     batch = _validate.batch_shape("q, k and v", c.batch, v_c.shape[:-2])
     if math.prod(batch) * c.n_q * c.n_k >= _fast.MIN_SCORES:  # large: the fast path
@@ -372,7 +396,7 @@ def scaled_dot_product_attention(
         return c.finish(out)
     weights = attention_weights(
         c.q, c.k, c.mask, is_causal=is_causal, scale=scale
-    )  # (..., n_q, n_k)
+    )  # (..., n_q, n_k); c.k already holds a key head for every query head
     return c.finish(weights @ v_c)  # (..., n_q, d_v): the weighted sum
 
 
@@ -417,8 +441,18 @@ def _checked(
     is_causal: bool,
     scale: float | None,
     v: npt.ArrayLike | None = None,
+    *,
+    enable_gqa: bool = False,
 ) -> _Checked:
-    """Check the operands, the mask and the scale; bring them to the (..., n_q, n_k) layout."""
+    """Check the operands, the mask and the scale; bring them to the (..., n_q, n_k) layout.
+
+    With ``enable_gqa``, ``k`` and ``v`` come back with one head for every query head
+    (see :func:`_grouped_heads`).
+    """
+    if not isinstance(enable_gqa, bool | np.bool_):
+        raise TypeError(f"enable_gqa must be True or False, got {enable_gqa!r}")
+    if enable_gqa:
+        q, k, v = _grouped_heads(q, k, v)
     q_arr, k_arr = _validate.queries_and_keys(q, k)
     v_arr = None if v is None else _validate.values(v, k_arr)
     if not isinstance(is_causal, bool | np.bool_):
@@ -451,6 +485,42 @@ def _checked(
         result=result,
         compute=compute,
     )
+
+
+def _grouped_heads(
+    q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike | None
+) -> tuple[FloatArray, FloatArray, FloatArray | None]:
+    """``q``, and ``k`` and ``v`` with each of their ``g`` heads repeated ``h // g`` times.
+
+    ``q (..., h, n_q, d_k)``, ``k (..., g, n_k, d_k)``, ``v (..., g_v, n_k, d_v)``: key head
+    ``j`` becomes heads ``j * r .. j * r + r - 1`` (``r = h // g``), as torch's
+    ``repeat_interleave`` along the head axis, so query head ``i`` meets key head ``i // r``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> q, k = np.zeros((4, 1, 2)), np.arange(2.0).reshape(2, 1, 1) * np.ones((2, 1, 2))
+    >>> _, k4, _ = _grouped_heads(q, k, None)
+    >>> k4[:, 0, 0].tolist()  # query heads 0, 1 read key head 0; heads 2, 3 read key head 1
+    [0.0, 0.0, 1.0, 1.0]
+    """
+    q_arr = _validate.real_array(q, "q")
+    operands = {"k": _validate.real_array(k, "k")}
+    if v is not None:
+        operands["v"] = _validate.real_array(v, "v")
+    layout = "(..., h, n, d) with a head axis (enable_gqa=True)"
+    _validate.ndim_at_least(q_arr, 3, "q", layout)
+    h = int(q_arr.shape[-3])
+    for name, arr in operands.items():
+        _validate.ndim_at_least(arr, 3, name, layout)
+        g = int(arr.shape[-3])
+        if g == 0 or h % g:
+            raise ValueError(
+                f"enable_gqa=True needs the {g} heads of {name} to divide the {h} heads of q "
+                f"(h = {h}, g = {g}; {name} {arr.shape}, q {q_arr.shape})"
+            )
+        operands[name] = np.repeat(arr, h // g, axis=-3)  # (..., h, n_k, d)
+    return q_arr, operands["k"], operands.get("v")
 
 
 def _no_overflow(s: FloatArray) -> FloatArray:

@@ -28,13 +28,15 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from attention_ref import _validate
 from attention_ref.backward import (
     cross_entropy,
     cross_entropy_backward,
@@ -43,7 +45,7 @@ from attention_ref.backward import (
     linear_backward,
     scaled_dot_product_attention_backward,
 )
-from attention_ref.core import attention_weights
+from attention_ref.core import attention_weights, softmax
 from attention_ref.multi_head import merge_heads, split_heads
 
 FloatArray = npt.NDArray[np.floating[Any]]
@@ -435,16 +437,391 @@ def train(
     return params, {"loss": losses, "checkpoints": checkpoints}
 
 
+# --- generating, with and without a cache of keys and values ----------------------------
+
+
+def encode(text: str) -> list[int]:
+    """Token ids for letters, ``^`` standing for the start token (the inverse of :func:`spell`).
+
+    A ``|`` (where :func:`spell` marks the start of a repeat) is skipped.
+
+    Examples
+    --------
+    >>> from attention_ref.induction import encode, spell
+    >>> encode("^abz")
+    [26, 0, 1, 25]
+    >>> spell(encode("^abz"))
+    '^a|bz'
+    >>> encode(spell(encode("^abz")))
+    [26, 0, 1, 25]
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string of letters a-z and ^, got {type(text).__name__}")
+    bad = sorted({ch for ch in text if ch not in "^|" and ch not in LETTERS})
+    if bad:
+        raise ValueError(f"text may hold only the letters a-z and ^ (the start token), got {bad}")
+    return [START if ch == "^" else LETTERS.index(ch) for ch in text if ch != "|"]
+
+
+@dataclass
+class KVCache:
+    """The keys and values every layer has computed so far, one row per token read.
+
+    ``keys[layer]`` and ``values[layer]`` have shape ``(heads, n, d_head)``, where ``n``
+    is the number of tokens read so far. A token's key and value depend only on the
+    tokens up to it (the model is causal), so they never change once computed: a new
+    token appends one row to each and reads all of them.
+
+    Examples
+    --------
+    >>> from attention_ref.induction import Config, KVCache
+    >>> cache = KVCache.empty(Config(d_model=8, heads=2))
+    >>> cache.n_tokens, cache.keys[0].shape
+    (0, (2, 0, 4))
+    """
+
+    keys: list[FloatArray]  # per layer: (heads, n, d_head)
+    values: list[FloatArray]  # per layer: (heads, n, d_head)
+
+    @classmethod
+    def empty(cls, config: Config) -> KVCache:
+        """A cache holding no token yet, for a model of ``config``'s sizes."""
+        shape = (config.heads, 0, config.d_head)
+        return cls(
+            keys=[np.zeros(shape) for _ in range(LAYERS)],
+            values=[np.zeros(shape) for _ in range(LAYERS)],
+        )
+
+    @property
+    def n_tokens(self) -> int:
+        """How many tokens the cache holds (the position of the next token)."""
+        return int(self.keys[0].shape[-2])
+
+    def append(self, layer: int, k: FloatArray, v: FloatArray) -> None:
+        """Add one token's key and value ``(heads, 1, d_head)`` to ``layer``."""
+        self.keys[layer] = np.concatenate([self.keys[layer], k], axis=-2)
+        self.values[layer] = np.concatenate([self.values[layer], v], axis=-2)
+
+    def nbytes(self) -> int:
+        """Bytes the cached keys and values take (see :func:`attention_ref.kv_cache_bytes`)."""
+        return sum(int(a.nbytes) for a in (*self.keys, *self.values))
+
+
+@dataclass(frozen=True)
+class DecodeStep:
+    """What one token's pass through the model gives.
+
+    Attributes
+    ----------
+    logits : numpy.ndarray, shape (27,)
+        The scores of the next token.
+    weights : tuple of numpy.ndarray, one per layer, each of shape (heads, n)
+        The new token's attention over the ``n`` cached tokens, itself included.
+    """
+
+    logits: FloatArray
+    weights: tuple[FloatArray, ...]
+
+
+def decode_step(
+    params: Mapping[str, FloatArray], token: int, cache: KVCache, *, config: Config
+) -> DecodeStep:
+    """Run one new token through both layers, reading and extending ``cache``.
+
+    The token sits at position ``n = cache.n_tokens``. In each layer it computes its
+    own query, key and value (one row each, ``x @ w``), appends the key and value to
+    the cache, and attends over the ``n + 1`` cached keys: no mask is needed, since the
+    cache holds only this token and the ones before it. The result equals the last row
+    of :func:`forward` on the whole sequence (tested within 1e-12).
+
+    Parameters
+    ----------
+    params : mapping of str to numpy.ndarray
+    token : int
+        A token id, 0 to 26.
+    cache : KVCache
+        What the earlier tokens left; extended in place by one row per layer.
+    config : Config, keyword-only
+
+    Returns
+    -------
+    DecodeStep
+        The next token's logits (27,) and this token's attention in each layer.
+
+    Raises
+    ------
+    ValueError
+        If the cache already holds ``config.max_len`` tokens (no position is left), or
+        the token is not an id 0 to 26.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from attention_ref.induction import Config, KVCache, decode_step, forward, init_params
+    >>> config = Config(d_model=8, heads=2, max_len=6)
+    >>> params = init_params(config, np.random.default_rng(0))
+    >>> cache = KVCache.empty(config)
+    >>> steps = [decode_step(params, t, cache, config=config) for t in (26, 3, 4)]
+    >>> cache.n_tokens, cache.keys[1].shape, steps[-1].weights[0].shape
+    (3, (2, 3, 4), (2, 3))
+    >>> full, _ = forward(params, np.array([[26, 3, 4]]), config)  # (1, 3, 27)
+    >>> bool(np.allclose(steps[-1].logits, full[0, -1], rtol=0, atol=1e-12))
+    True
+    """
+    position = cache.n_tokens
+    if position >= config.max_len:
+        raise ValueError(
+            f"the cache holds {position} tokens, the model's whole context "
+            f"(max_len = {config.max_len}): no position is left for another token"
+        )
+    token = _token_ids([token], "token")[0]
+    heads, d_head = config.heads, config.d_head
+    x = params["W_E"][token] + params["W_pos"][position]  # (d_model,)
+    weights = []
+    for layer in range(LAYERS):
+        q = (x @ params[f"w_q{layer}"]).reshape(heads, 1, d_head)  # (heads, 1, d_head)
+        k = (x @ params[f"w_k{layer}"]).reshape(heads, 1, d_head)
+        v = (x @ params[f"w_v{layer}"]).reshape(heads, 1, d_head)
+        cache.append(layer, k, v)  # the cache now holds n + 1 keys and values
+        w = attention_weights(q, cache.keys[layer], scale=config.scale)  # (heads, 1, n + 1)
+        z = w @ cache.values[layer]  # (heads, 1, d_head): each head's output
+        x = x + z.reshape(heads * d_head) @ params[f"w_o{layer}"]  # heads side by side
+        weights.append(w[:, 0, :])
+    logits: FloatArray = x @ params["W_U"]  # (27,)
+    return DecodeStep(logits=logits, weights=tuple(weights))
+
+
+@dataclass(frozen=True)
+class Generation:
+    """What :func:`generate` returns.
+
+    Attributes
+    ----------
+    prompt : tuple of int
+        The tokens the model was given.
+    tokens : tuple of int
+        The ``n_new`` tokens it chose, in order.
+    logits : numpy.ndarray, shape (n_new, 27)
+        ``logits[t]``: the scores from which ``tokens[t]`` was chosen.
+    """
+
+    prompt: tuple[int, ...]
+    tokens: tuple[int, ...]
+    logits: FloatArray
+
+    @property
+    def sequence(self) -> tuple[int, ...]:
+        """The prompt followed by the new tokens."""
+        return self.prompt + self.tokens
+
+
+def generate(
+    params: Mapping[str, FloatArray],
+    prompt: Sequence[int] | IntArray,
+    n_new: int,
+    *,
+    config: Config,
+    temperature: float = 0.0,
+    seed: int | None = None,
+    use_cache: bool = True,
+) -> Generation:
+    """Continue ``prompt`` by ``n_new`` tokens, one at a time.
+
+    Each step computes the logits of the next token from everything so far, picks a
+    token, and appends it:
+
+    - ``use_cache=True``: each token goes once through :func:`decode_step`, which keeps
+      every layer's keys and values in a :class:`KVCache` (the prompt too is read token
+      by token; a production decoder reads it in one pass, filling the cache with the
+      same keys and values);
+    - ``use_cache=False``: each step runs :func:`forward` on the whole sequence again
+      and keeps its last row.
+
+    Both give the same tokens and logits (tested within 1e-12 in float64);
+    :func:`decode_multiply_adds` counts what each costs.
+
+    The model reads at most ``config.max_len`` tokens. The last new token is chosen but
+    never read, so ``len(prompt) + n_new - 1`` may be at most ``config.max_len``: a
+    prompt that fills the context still gets one new token. Asking for more raises
+    ``ValueError`` naming the limit; generation never stops early or truncates.
+
+    Parameters
+    ----------
+    params : mapping of str to numpy.ndarray
+        The model's weights (:func:`init_params`' names and shapes).
+    prompt : sequence of int
+        At least one token id, each 0 to 26 (:func:`encode` turns letters into ids).
+    n_new : int
+        How many tokens to add, >= 0.
+    config : Config, keyword-only
+    temperature : float, default 0.0, keyword-only
+        0: greedy, the token of the largest logit (the lowest id among ties, as
+        ``numpy.argmax``). Above 0: a draw from ``softmax(logits / temperature)``.
+    seed : int, optional, keyword-only
+        Seeds ``numpy.random.default_rng`` for the draws (unused when greedy).
+    use_cache : bool, default True, keyword-only
+
+    Returns
+    -------
+    Generation
+        The prompt, the new tokens and the logits of every step.
+
+    Raises
+    ------
+    ValueError
+        For an empty prompt, a token id outside 0..26, a prompt longer than
+        ``config.max_len``, too many new tokens for the context, a negative ``n_new``
+        or a negative or non-finite temperature.
+    TypeError
+        For token ids that are not integers, or an ``n_new`` that is not one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from attention_ref.induction import Config, encode, generate, init_params, spell
+    >>> config = Config(d_model=8, heads=2, max_len=8)
+    >>> params = init_params(config, np.random.default_rng(0))
+    >>> out = generate(params, encode("^abc"), 3, config=config)
+    >>> len(out.tokens), out.logits.shape
+    (3, (3, 27))
+    >>> slow = generate(params, encode("^abc"), 3, config=config, use_cache=False)
+    >>> slow.tokens == out.tokens
+    True
+    """
+    tokens = _token_ids(prompt, "prompt")
+    new = _validate.positive_int(n_new, "n_new", allow_zero=True)
+    if not tokens:
+        raise ValueError("prompt is empty: give at least one token (the start token, 26, say)")
+    if len(tokens) > config.max_len:
+        raise ValueError(
+            f"prompt has {len(tokens)} tokens, longer than the model's context "
+            f"(max_len = {config.max_len})"
+        )
+    if len(tokens) + new - 1 > config.max_len:
+        raise ValueError(
+            f"a prompt of {len(tokens)} tokens leaves room for at most "
+            f"{config.max_len + 1 - len(tokens)} new tokens (max_len = {config.max_len}; "
+            f"the last new token is never read), got n_new = {new}"
+        )
+    temp = _validate_temperature(temperature)
+    rng = np.random.default_rng(seed)
+    prompt_ids = tuple(tokens)
+    cache = KVCache.empty(config)
+    step_logits: list[FloatArray] = []
+    chosen: list[int] = []
+    pending = list(tokens)  # tokens the model has not read yet
+    for _ in range(new):
+        if use_cache:
+            for t in pending:
+                logits = decode_step(params, t, cache, config=config).logits  # (27,)
+        else:
+            full, _ = forward(params, np.array([tokens]), config)  # (1, n, 27)
+            logits = full[0, -1]
+        token = _pick(logits, temp, rng)
+        step_logits.append(logits)
+        chosen.append(token)
+        tokens.append(token)
+        pending = [token]
+    stacked = np.array(step_logits).reshape(new, VOCAB)  # (n_new, 27)
+    return Generation(prompt=prompt_ids, tokens=tuple(chosen), logits=stacked)
+
+
+def _pick(logits: FloatArray, temperature: float, rng: np.random.Generator) -> int:
+    """The next token: greedy at temperature 0 (lowest id among ties), else a draw."""
+    if temperature == 0.0:
+        return int(np.argmax(logits))
+    probs = softmax(logits / temperature)  # (27,)
+    return int(rng.choice(VOCAB, p=probs))
+
+
+def _token_ids(tokens: Sequence[int] | IntArray, name: str) -> list[int]:
+    """``tokens`` as a list of ints after checking each is an id 0 to 26."""
+    if isinstance(tokens, str):
+        raise TypeError(f"{name} must be token ids, not a string (encode({tokens!r}) gives them)")
+    arr = np.asarray(tokens)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D sequence of token ids, got shape {arr.shape}")
+    if arr.size and (arr.dtype.kind not in "iu"):
+        raise TypeError(f"{name} must hold integer token ids, got dtype {arr.dtype}")
+    bad = [int(t) for t in arr if not 0 <= int(t) < VOCAB]
+    if bad:
+        raise ValueError(f"{name} holds ids outside 0..{VOCAB - 1}: {bad[:5]}")
+    return [int(t) for t in arr]
+
+
+def _validate_temperature(temperature: object) -> float:
+    if isinstance(temperature, bool | np.bool_) or not isinstance(temperature, numbers.Real):
+        raise TypeError(f"temperature must be a real number, got {temperature!r}")
+    value = float(temperature)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"temperature must be finite and >= 0, got {value!r}")
+    return value
+
+
+def decode_multiply_adds(config: Config, n_context: int, *, use_cache: bool) -> int:
+    """Multiply-adds to get the next token's logits when the context holds ``n_context`` tokens.
+
+    With ``L = 2`` layers, ``D = d_model`` and ``V = 27`` tokens, and ``n = n_context``:
+
+    - with the cache, one new row goes through each layer's four projections
+      (``4 D^2``), meets the ``n`` cached keys (``n D`` over all heads) and sums the
+      ``n`` cached values (``n D``); then the one row is unembedded::
+
+          L (4 D^2 + 2 n D) + D V
+
+    - without it, :func:`forward` runs the whole prefix again: ``n`` rows through the
+      projections, the causal scores (row ``i`` meets ``i + 1`` keys, ``n (n + 1) / 2``
+      pairs) and their weighted sums, and every row unembedded (masked scores, which
+      ``forward`` computes and then discards, are not counted)::
+
+          L (4 n D^2 + n (n + 1) D) + n D V
+
+    Parameters
+    ----------
+    config : Config
+    n_context : int
+        Tokens in the context, the new one included, >= 1.
+    use_cache : bool, keyword-only
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from attention_ref.induction import Config, decode_multiply_adds
+    >>> config = Config(d_model=32, heads=4, max_len=24)
+    >>> decode_multiply_adds(config, 24, use_cache=True)
+    12128
+    >>> decode_multiply_adds(config, 24, use_cache=False)
+    255744
+    """
+    n = _validate.positive_int(n_context, "n_context")
+    if not isinstance(use_cache, bool | np.bool_):
+        raise TypeError(f"use_cache must be True or False, got {use_cache!r}")
+    d, v = config.d_model, VOCAB
+    if use_cache:
+        return LAYERS * (4 * d * d + 2 * n * d) + d * v
+    return LAYERS * (4 * n * d * d + n * (n + 1) * d) + n * d * v
+
+
 __all__ = [
     "LETTERS",
     "START",
     "VOCAB",
     "Adam",
     "Config",
+    "DecodeStep",
+    "Generation",
+    "KVCache",
     "RunSettings",
     "backward",
+    "decode_multiply_adds",
+    "decode_step",
+    "encode",
     "evaluate",
     "forward",
+    "generate",
     "induction_score",
     "init_params",
     "loss_and_grads",
