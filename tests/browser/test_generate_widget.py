@@ -130,6 +130,18 @@ class Run:
         assert seen["cache"] == [f"Layer {i}: 0 key rows and 0 value rows, 0 bytes" for i in (1, 2)]
         assert seen["saved"] == "Multiply-adds saved so far: 0.", (self.why, seen)
         assert seen["row"] == [] and seen["canStep"], (self.why, seen)
+        # The formula shown before the first step counts what multiply_adds counts.
+        m = re.fullmatch(
+            r"Per step with n tokens in context: recomputing costs "
+            r"(\d+)\((\d+)n \+ (\d+)n\(n\+1\)\) \+ (\d+)n, "
+            r"the cache (\d+)\((\d+) \+ (\d+)n\) \+ (\d+)\.",
+            seen["cost"],
+        )
+        assert m, (self.why, seen["cost"])
+        a, b, c, d, e, f, g, k = map(int, m.groups())
+        for n in range(1, CONFIG.max_len):
+            shown_counts = (a * (b * n + c * n * (n + 1)) + d * n, e * (f + g * n) + k)
+            assert shown_counts == multiply_adds(n), (n, seen["cost"])
 
     def check_step(self) -> None:
         """The widget took one step: compare all it shows with numpy on the same prefix."""
@@ -163,12 +175,13 @@ class Run:
                 f"Layer {i + 1}: {n} key rows and {n} value rows, {want['bytes'][i]:,} bytes"
             ), (why, text)
         m = re.fullmatch(
-            r"This step, with (\d+) tokens in context: ([\d,]+) multiply-adds to recompute "
-            r"them all, ([\d,]+) with the cache\.",
+            r"This step's logits, with (\d+) tokens in context: ([\d,]+) multiply-adds "
+            r"recomputing all (\d+), ([\d,]+) for the newest alone, the others cached\.",
             seen["cost"],
         )
         assert m, (why, seen["cost"])
-        assert (int(m[1]), number(m[2]), number(m[3])) == (n, recompute, cached), why
+        shown_cost = (int(m[1]), number(m[2]), int(m[3]), number(m[4]))
+        assert shown_cost == (n, recompute, n, cached), why
         assert seen["saved"] == f"Multiply-adds saved so far: {self.saved:,}.", (why, seen)
         done = len(self.context) == CONFIG.max_len
         assert seen["canStep"] is not done, why
@@ -252,6 +265,12 @@ def test_keyboard_runs_on_random_letters_match_numpy_at_every_step(
         page.keyboard.press("ArrowDown")
     seen = shown(box)
     assert seen["layer"] == 1, seen
+    # Layers and heads are counted from 1 where a reader sees them.
+    options = box.evaluate(
+        "(b) => ['layer', 'head'].map((k) => [...b.querySelectorAll(`[data-gen=${k}] option`)]"
+        ".map((o) => o.textContent))"
+    )
+    assert options == [["1", "2"], ["1", "2", "3", "4"]]
     # The row follows the pick at once (the same step: compare with its numpy row).
     weights = numpy_step(run.context[:-1])["weights"][1][seen["head"]]
     assert [float(t) for _, t in seen["row"]] == pytest.approx(weights, abs=HALF_UNIT), why

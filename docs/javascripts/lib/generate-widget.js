@@ -126,8 +126,8 @@ function render(ctx) {
     fill.style.width = `${((100 * rows) / model.maxLen).toFixed(2)}%`;
   });
   ui.step.textContent = last
-    ? `This step, with ${last.n} tokens in context: ${groupDigits(last.cost.recompute)} multiply-adds to recompute them all, ${
-      groupDigits(last.cost.cached)} with the cache.`
+    ? `This step's logits, with ${last.n} tokens in context: ${groupDigits(last.cost.recompute)} multiply-adds recomputing all ${
+      last.n}, ${groupDigits(last.cost.cached)} for the newest alone, the others cached.`
     : `Per step with n tokens in context: ${formula(model)}.`;
   ui.saved.textContent = `Multiply-adds saved so far: ${groupDigits(run ? run.saved : 0)}.`;
   if (last) box.dataset.logits = JSON.stringify(Array.from(last.logits));
@@ -171,7 +171,7 @@ function renderText({ model, state, ui }) {
 function renderRow({ model, state, ui }) {
   const last = state.run && state.run.last;
   if (!last) {
-    ui.rowTitle.textContent = "Its attention shows here after the first step.";
+    ui.rowTitle.textContent = "The newest token's attention shows here after the first step.";
     ui.row.replaceChildren();
     return;
   }
