@@ -12,10 +12,12 @@ of a run, with the same prefix in numpy (a recompute of the whole context, no ca
   the newest token for that layer and head, within half a unit of its last shown decimal;
 - each layer's cache holds one key row and one value row per token read, and its bytes
   are those of numpy's keys and values of that layer (``nbytes``, float64);
-- the multiply-adds are the convention of issue 32, worked out here from the pieces of a
+- the multiply-adds follow lesson 5's convention (the one of
+  ``attention_ref.induction.decode_multiply_adds``), worked out here from the pieces of a
   forward pass: per layer four (n, D) @ (D, D) projections (or one row with the cache),
   1 + 2 + … + n causal scores and as many weighted values of width D (n of each with the
-  cache), and the logits, (n, D) @ (D, V) (one row with the cache).
+  cache), and the logits, (n, D) @ (D, V) (one row with the cache); the saving adds up
+  (recompute - cached) over the steps taken.
 
 LOGIT_TOL = 1e-9, absolute. The JavaScript computes in float64 as numpy does, from the
 same parsed weights (tests/test_generate_data.py): the only difference is the order of the
