@@ -1,10 +1,12 @@
-"""MkDocs hook: add the query explorer's data (``assets/data/explorer.json``) and lesson
-4's training run (``assets/data/training.json``) to the site.
+"""MkDocs hook: add the query explorer's data (``assets/data/explorer.json``), lesson
+4's training run (``assets/data/training.json``) and lesson 5's model weights
+(``assets/data/generate.json``) to the site.
 
 Thin wiring only: the numbers come from ``site_build/widget_data.py`` (which computes
-them with ``attention_ref``; unit-tested in ``tests/test_widget_data.py``) and
-``site_build/training_data.py`` (from the committed ``data/induction_run.json``). The files are
-generated in memory; nothing is written into ``docs/``.
+them with ``attention_ref``; unit-tested in ``tests/test_widget_data.py``),
+``site_build/training_data.py`` (from the committed ``data/induction_run.json``) and
+``site_build/generate_data.py`` (from the committed ``data/induction_weights.json``). The
+files are generated in memory; nothing is written into ``docs/``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     )
     training = fresh_import("site_build.training_data")
     put_generated(files, config, training.TRAINING_JSON_PATH, content=training.training_json())
+    generate = fresh_import("site_build.generate_data")
+    put_generated(files, config, generate.GENERATE_JSON_PATH, content=generate.generate_json())
     return files
 
 

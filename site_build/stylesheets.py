@@ -30,6 +30,7 @@ SOURCES = (
     "stylesheets/explorer.css",
     "stylesheets/practice.css",
     "stylesheets/training.css",
+    "stylesheets/generate.css",
     "stylesheets/output-source.css",
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).

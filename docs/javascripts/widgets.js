@@ -15,6 +15,12 @@ export const WIDGETS = {
     data: { run: ["../assets/data/training.json", "training run"] },
     failure: "The training run could not be loaded.",
   },
+  generate: {
+    label: "Generating, letter by letter",
+    module: () => import("./lib/generate-widget.js"),
+    data: { model: ["../assets/data/generate.json", "model weights"] },
+    failure: "The model's weights could not be loaded.",
+  },
 };
 
 for (const [name, spec] of Object.entries(WIDGETS)) {
