@@ -12,12 +12,11 @@ of a run, with the same prefix in numpy (a recompute of the whole context, no ca
   the newest token for that layer and head, within half a unit of its last shown decimal;
 - each layer's cache holds one key row and one value row per token read, and its bytes
   are those of numpy's keys and values of that layer (``nbytes``, float64);
-- the multiply-adds follow lesson 5's convention (the one of
-  ``attention_ref.induction.decode_multiply_adds``), worked out here from the pieces of a
-  forward pass: per layer four (n, D) @ (D, D) projections (or one row with the cache),
-  1 + 2 + … + n causal scores and as many weighted values of width D (n of each with the
-  cache), and the logits, (n, D) @ (D, V) (one row with the cache); the saving adds up
-  (recompute - cached) over the steps taken.
+- the multiply-adds are ``attention_ref.induction.decode_multiply_adds``'s, whose count
+  tests/test_generate.py checks against a loop over a forward pass's operations. The
+  first step reads the whole prompt into the cache, one token at a time, which costs
+  exactly what recomputing it does, so it saves nothing; each later step saves
+  (recompute - cached), and the total adds these up.
 
 LOGIT_TOL = 1e-9, absolute. The JavaScript computes in float64 as numpy does, from the
 same parsed weights (tests/test_generate_data.py): the only difference is the order of the
@@ -39,7 +38,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attention_ref.induction import LETTERS, START, Config, forward
+from attention_ref.induction import LETTERS, START, Config, decode_multiply_adds, forward
 from site_build.generate_data import DEFAULT_PROMPT, WEIGHTS_JSON
 from tests.browser.axe import violations_in_both_palettes
 from tests.browser.conftest import PageGuard
@@ -47,7 +46,6 @@ from tests.browser.conftest import PageGuard
 RECORD: dict[str, Any] = json.loads(WEIGHTS_JSON.read_text(encoding="utf-8"))
 CONFIG = Config(**RECORD["config"])
 PARAMS = {name: np.asarray(w, dtype=np.float64) for name, w in RECORD["params"].items()}
-L, D, V = 2, CONFIG.d_model, len(LETTERS) + 1
 PAGE = "scale/"
 WIDGET = "[data-widget='generate']"
 PHONE = {"width": 360, "height": 740}
@@ -76,10 +74,21 @@ def numpy_step(context: list[int]) -> dict[str, Any]:
 
 
 def multiply_adds(n: int) -> tuple[int, int]:
-    """(recompute, cached) multiply-adds for the next-token logits with n tokens in context."""
-    causal = n * (n + 1) // 2  # query i sees i keys: 1 + 2 + … + n
-    recompute = L * (4 * n * D * D + causal * D + causal * D) + n * D * V
-    cached = L * (4 * D * D + n * D + n * D) + D * V
+    """(recompute, cached) multiply-adds for the next-token logits with n tokens in context,
+    as attention_ref counts them (tests/test_generate.py checks its count against a loop
+    over the model's operations)."""
+    return (
+        decode_multiply_adds(CONFIG, n, use_cache=False),
+        decode_multiply_adds(CONFIG, n, use_cache=True),
+    )
+
+
+def step_cost(n: int, first: bool) -> tuple[int, int]:
+    """(recompute, cached) for one step: the first step reads all n prompt tokens into the
+    cache, one at a time, each at its own context length; a later step reads one."""
+    recompute, cached = multiply_adds(n)
+    if first:
+        cached = sum(multiply_adds(p)[1] for p in range(1, n + 1))
     return recompute, cached
 
 
@@ -150,8 +159,8 @@ class Run:
         want = numpy_step(self.context)
         n = len(self.context)
         self.context.append(int(np.argmax(want["logits"])))
+        recompute, cached = step_cost(n, first=self.steps == 0)
         self.steps += 1
-        recompute, cached = multiply_adds(n)
         self.saved += recompute - cached
         seen = shown(self.box)
         why = f"{self.why}, step {self.steps} (n = {n})"
@@ -176,9 +185,14 @@ class Run:
             assert text == (
                 f"Layer {i + 1}: {n} key rows and {n} value rows, {want['bytes'][i]:,} bytes"
             ), (why, text)
+        tail = (
+            rf"with the cache, which reads all {n} once: the first step saves nothing\."
+            if self.steps == 1
+            else r"for the newest alone, the others cached\."
+        )
         m = re.fullmatch(
             r"This step's logits, with (\d+) tokens in context: ([\d,]+) multiply-adds "
-            r"recomputing all (\d+), ([\d,]+) for the newest alone, the others cached\.",
+            rf"recomputing all (\d+), ([\d,]+) {tail}",
             seen["cost"],
         )
         assert m, (why, seen["cost"])
@@ -193,7 +207,7 @@ class Run:
         """After Run to the end: the whole greedy continuation, and the last step's numbers."""
         while len(self.context) < CONFIG.max_len - 1:
             want = numpy_step(self.context)
-            recompute, cached = multiply_adds(len(self.context))
+            recompute, cached = step_cost(len(self.context), first=self.steps == 0)
             self.saved += recompute - cached
             self.context.append(int(np.argmax(want["logits"])))
             self.steps += 1

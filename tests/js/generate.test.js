@@ -149,13 +149,20 @@ test("multiply-adds with and without the cache, counted by hand", () => {
 test("a run adds up each step's saving", () => {
   const model = prepare(randomData(5, { d: 4, heads: 1, layers: 1, maxLen: 5 }));
   const run = startRun(model, [3]);
-  // Steps at n = 2, 3, 4 tokens (L = 1, D = 4, V = 6): recompute - cached is
-  // n = 2: (128 + 24 + 48) - (64 + 16 + 24) = 200 - 104 = 96
+  // Steps at n = 2, 3, 4 tokens (L = 1, D = 4, V = 6). The first step feeds both prompt
+  // tokens through the cache: (64 + 8 + 24) + (64 + 16 + 24) = 96 + 104 = 200, which is
+  // what recomputing 2 tokens costs, (128 + 24 + 48) = 200: nothing saved. Then
   // n = 3: (192 + 48 + 72) - (64 + 24 + 24) = 312 - 112 = 200
   // n = 4: (256 + 80 + 96) - (64 + 32 + 24) = 432 - 120 = 312
   const saved = [];
-  while (!isDone(model, run)) saved.push((stepRun(model, run), run.saved));
-  assert.deepEqual(saved, [96, 296, 608]);
+  const costs = [];
+  while (!isDone(model, run)) {
+    const step = stepRun(model, run);
+    saved.push(run.saved);
+    costs.push([step.fed, step.cost.cached, step.cost.recompute]);
+  }
+  assert.deepEqual(costs, [[2, 200, 200], [1, 112, 312], [1, 120, 432]]);
+  assert.deepEqual(saved, [0, 200, 512]);
 });
 
 test("the cache's bytes: a key and a value row of d float64 numbers a token", () => {

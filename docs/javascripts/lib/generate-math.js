@@ -170,22 +170,32 @@ export const isDone = (model, run) => run.tokens.length >= model.maxLen;
  * One step of greedy generation, in place: read what the cache does not hold yet (the
  * whole prompt at the first step, the letter written last after), write the token of the
  * largest logit, and add this step's saving to run.saved.
- * @returns {{query: number, n: number, logits: Float64Array, weights: Float64Array[][], next: number, cost: {cached: number, recompute: number}}}
- *   query: the position of the token whose row is in weights; n: tokens in context
+ *
+ * cost.cached counts every token this step fed through the cache. At the first step that
+ * is the whole prompt, one token at a time, which adds up to exactly what recomputing the
+ * prompt costs (the sum over p = 1..n of the cached count at p is the recompute count at
+ * n): the first step saves nothing, and each later step saves recompute - cached.
+ * @returns {{query: number, n: number, fed: number, logits: Float64Array, weights: Float64Array[][], next: number, cost: {cached: number, recompute: number}}}
+ *   query: the position of the token whose row is in weights; n: tokens in context;
+ *   fed: the tokens this step read into the cache
  */
 export function stepRun(model, run) {
   check(!isDone(model, run), `the context is full: the model has ${model.maxLen} positions`);
   let out = null;
+  let cached = 0;
+  let fed = 0;
   while (cachedTokens(run.cache) < run.tokens.length) {
+    cached += multiplyAdds(cachedTokens(run.cache) + 1, model).cached;
+    fed += 1;
     out = feed(model, run.cache, run.tokens[cachedTokens(run.cache)]);
   }
   const n = run.tokens.length;
-  const cost = multiplyAdds(n, model);
+  const cost = { cached, recompute: multiplyAdds(n, model).recompute };
   const next = argmax(out.logits);
   run.tokens.push(next);
   run.steps += 1;
   run.saved += cost.recompute - cost.cached;
-  run.last = { query: n - 1, n, logits: out.logits, weights: out.weights, next, cost };
+  run.last = { query: n - 1, n, fed, logits: out.logits, weights: out.weights, next, cost };
   return run.last;
 }
 

@@ -127,7 +127,9 @@ function render(ctx) {
   });
   ui.step.textContent = last
     ? `This step's logits, with ${last.n} tokens in context: ${groupDigits(last.cost.recompute)} multiply-adds recomputing all ${
-      last.n}, ${groupDigits(last.cost.cached)} for the newest alone, the others cached.`
+      last.n}, ${groupDigits(last.cost.cached)} ${last.fed > 1
+        ? `with the cache, which reads all ${last.fed} once: the first step saves nothing.`
+        : "for the newest alone, the others cached."}`
     : `Per step with n tokens in context: ${formula(model)}.`;
   ui.saved.textContent = `Multiply-adds saved so far: ${groupDigits(run ? run.saved : 0)}.`;
   if (last) box.dataset.logits = JSON.stringify(Array.from(last.logits));
