@@ -29,7 +29,7 @@ print(spell(tokens))
 from attention_ref.induction import generate
 
 for run in ("quartz", "attention"):
-    prompt = encode("^" + run + run[:2])  # the run, then its first 2 letters
+    prompt = encode("^" + run + run[:2])  # the run, then 2 letters again
     out = generate(params, prompt, len(run) - 2, config=config)  # greedy
     print(f"^{run}{run[:2]} -> {spell(out.tokens)}")
 # --8<-- [end:generate]
