@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -480,8 +480,8 @@ class KVCache:
     (0, (2, 0, 4))
     """
 
-    keys: list[FloatArray] = field(default_factory=list)  # per layer: (heads, n, d_head)
-    values: list[FloatArray] = field(default_factory=list)  # per layer: (heads, n, d_head)
+    keys: list[FloatArray]  # per layer: (heads, n, d_head)
+    values: list[FloatArray]  # per layer: (heads, n, d_head)
 
     @classmethod
     def empty(cls, config: Config) -> KVCache:
@@ -495,7 +495,7 @@ class KVCache:
     @property
     def n_tokens(self) -> int:
         """How many tokens the cache holds (the position of the next token)."""
-        return int(self.keys[0].shape[-2]) if self.keys else 0
+        return int(self.keys[0].shape[-2])
 
     def append(self, layer: int, k: FloatArray, v: FloatArray) -> None:
         """Add one token's key and value ``(heads, 1, d_head)`` to ``layer``."""

@@ -9,7 +9,11 @@ For batch 1 x 4 heads x n x d_k=64, n in 128, 512, 2048, float32 and float64:
 - ``oracle``: the plain-loop implementation the tests check against (``testbed.oracle``,
   small n only);
 - ``torch``: ``torch.nn.functional.scaled_dot_product_attention`` on the CPU with the same
-  number of threads as numpy's BLAS, where torch is installed (``make model-deps``).
+  number of threads as numpy's BLAS, where torch is installed (``make model-deps``);
+- ``tiled``: ``attention_ref.tiled_attention`` with its default tiles of 64 x 64, the
+  FlashAttention forward written as lesson 5 teaches it (one tile of scores per head at a
+  time, in Python loops over the tiles, on the calling thread), with its peak extra memory:
+  the figures that decide whether it could serve as ``attention_ref``'s fast path.
 
 Peak extra memory is measured with ``tracemalloc`` (numpy reports its array buffers to it):
 the peak during one call, minus what was allocated before it, minus the returned output,
@@ -136,8 +140,10 @@ def blas_info() -> dict[str, Any]:
 
 def measure_numpy(sizes: tuple[int, ...], repeat: int) -> dict[str, Any]:
     """attention_ref, the floor, the oracle (small n) and memory, for every size and dtype."""
+    import attention_ref
     from attention_ref import scaled_dot_product_attention
 
+    tiled = getattr(attention_ref, "tiled_attention", None)
     oracle = load_oracle()
     rows = []
     for dtype in DTYPES:
@@ -153,10 +159,11 @@ def measure_numpy(sizes: tuple[int, ...], repeat: int) -> dict[str, Any]:
             itemsize = np.dtype(dtype).itemsize
             row["weights_bytes"] = weights_bytes(n, n, itemsize)
             row["peak_extra_bytes"] = peak_extra_bytes(_bind(scaled_dot_product_attention, q, k, v))
+            if tiled is not None:  # an attention_ref older than lesson 5 has none
+                row["tiled"] = time_call(_bind(tiled, q, k, v), repeat=max(3, repeat // 2))
+                row["tiled_peak_extra_bytes"] = peak_extra_bytes(_bind(tiled, q, k, v))
             rows.append(row)
             print(f"  kernel {dtype} n={n}: done", file=sys.stderr, flush=True)
-    import attention_ref
-
     where = Path(attention_ref.__file__).resolve()
     installed = ROOT not in where.parents  # from a venv's site-packages, not this checkout
     source = {"version": attention_ref.__version__, "installed": installed}
@@ -199,6 +206,8 @@ def merge(numpy_part: dict[str, Any], torch_part: dict[str, Any]) -> list[dict[s
         row["ratio_to_torch"] = ratio(row["attention_ref"], torch_time)
         row["floor_to_torch"] = ratio(row["floor"], torch_time)
         row["peak_extra_in_weights"] = row["peak_extra_bytes"] / row["weights_bytes"]
+        if "tiled" in row:
+            row["tiled_to_attention_ref"] = ratio(row["tiled"], row["attention_ref"])
         rows.append(row)
     return rows
 

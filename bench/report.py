@@ -220,6 +220,9 @@ def kernel_table(kernel: Kernel) -> str:
                 fmt_ratio(r["ratio_to_floor"]),
                 fmt_ratio(r["ratio_to_torch"]),
                 f"{r['peak_extra_in_weights']:.2f} ({fmt_bytes(r['peak_extra_bytes'])})",
+                fmt_summary(r.get("tiled")),
+                fmt_ratio(r.get("tiled_to_attention_ref")),
+                fmt_bytes(r.get("tiled_peak_extra_bytes")),
             ]
         )
     headers = [
@@ -232,6 +235,9 @@ def kernel_table(kernel: Kernel) -> str:
         "÷ floor",
         "÷ torch",
         "peak extra (weights matrices)",
+        "tiled 64×64",
+        "tiled ÷ attention_ref",
+        "tiled peak extra",
     ]
     return table(headers, rows)
 

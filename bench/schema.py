@@ -35,6 +35,9 @@ class KernelRow(TypedDict):
     weights_bytes: int
     peak_extra_bytes: int
     peak_extra_in_weights: float
+    tiled: NotRequired[Summary]
+    tiled_peak_extra_bytes: NotRequired[int]
+    tiled_to_attention_ref: NotRequired[float | None]
 
 
 class Kernel(TypedDict):

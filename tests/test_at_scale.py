@@ -36,7 +36,7 @@ def logit_arrays(draw: st.DrawFn) -> npt.NDArray[np.float64]:
     return x
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(logit_arrays(), st.integers(1, 12), st.data())
 def test_online_softmax_equals_softmax(
     x: npt.NDArray[np.float64], block_size: int, data: st.DataObject
@@ -96,7 +96,7 @@ def test_online_softmax_bad_logits_and_axis() -> None:
 # --- tiled attention ---------------------------------------------------------------------
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(problems(), st.integers(1, 7), st.integers(1, 7))
 def test_tiled_attention_matches_the_plain_loop_oracle(
     p: Problem, block_q: int, block_k: int

@@ -119,9 +119,8 @@ def test_tiled_attention_agrees_with_torch_at_a_larger_size() -> None:
     rng = np.random.default_rng(1)
     q, k, v = rng.standard_normal((3, 1, 4, 300, 32)).astype(np.float32)
     float_mask = rng.standard_normal((300, 300)).astype(np.float32)
-    for kwargs in ({"is_causal": True}, {"mask": float_mask}):
-        mask = kwargs.get("mask")
-        causal = bool(kwargs.get("is_causal", False))
+    cases: list[tuple[npt.NDArray[Any] | None, bool]] = [(None, True), (float_mask, False)]
+    for mask, causal in cases:
         ours = ar.tiled_attention(q, k, v, mask, is_causal=causal)
         theirs = torch_sdpa(q, k, v, mask, is_causal=causal)
         np.testing.assert_allclose(ours, theirs, rtol=2e-5, atol=2e-5)

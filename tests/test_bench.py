@@ -155,6 +155,20 @@ def test_peak_extra_bytes_sees_a_temporary() -> None:
     assert 8_000_000 <= extra < 9_000_000
 
 
+def test_the_kernel_table_shows_the_tiled_path_where_measured() -> None:
+    def s(x: float) -> dict[str, float]:
+        return {"median": x, "min": x, "max": x, "runs": 3}
+
+    row = {"dtype": "float32", "n": 512, "attention_ref": s(0.002), "floor": s(0.001),
+           "peak_extra_bytes": 2**20, "weights_bytes": 2**22, "tiled": s(0.005),
+           "tiled_peak_extra_bytes": 3 * 2**20}  # fmt: skip
+    merged = kernel.merge({"rows": [row, {k: v for k, v in row.items() if "tiled" not in k}]}, {})
+    assert merged[0]["tiled_to_attention_ref"] == 2.5  # 5 ms / 2 ms
+    assert "tiled_to_attention_ref" not in merged[1]  # an older attention_ref: no column
+    text = report.kernel_table({"what": "x", "rows": merged})  # type: ignore[typeddict-item]
+    assert "| 5.00 ms" in text and "| 2.50×" in text and "| 3.00 MiB" in text
+
+
 def test_pageweight_totals_and_lazy_assets() -> None:
     entries = [
         {"url": "http://127.0.0.1:8/attention/", "type": "document", "bytes": 100, "transfer": 30},
