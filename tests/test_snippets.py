@@ -142,6 +142,7 @@ LESSONS = [
     DOCS / "self-attention.md",
     DOCS / "transformer-block.md",
     DOCS / "training.md",
+    DOCS / "scale.md",
 ]
 #: The fewest Python fences a lesson page may have: 10, but lesson 4, whose six sections
 #: of snippets/learning.py are its only fences.
