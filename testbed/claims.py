@@ -28,6 +28,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import json
+import os
 import re
 import runpy
 from html.parser import HTMLParser
@@ -128,12 +130,27 @@ def cited(page: str, sentence: str, *addresses: str) -> None:
 
 
 def claim(page: str, sentence: str) -> None:
-    """Assert that ``sentence`` is on ``docs/<page>`` as rendered (whitespace-insensitive)."""
+    """Assert that ``sentence`` is on ``docs/<page>`` as rendered (whitespace-insensitive).
+
+    When ``CLAIMS_RECORD`` names a file, the call also appends the page, the sentence and
+    the running test to it, one JSON line each: ``make claims`` lists them from there.
+    """
     wanted = " ".join(sentence.split())
+    _record(page, wanted)
     assert wanted in page_text(page), (
         f"the claim {wanted!r} is no longer on {page} as rendered: if the page was edited, "
         "update the claim test with it, and recheck the numbers it states"
     )
+
+
+def _record(page: str, sentence: str) -> None:
+    """Append one claim to the file ``CLAIMS_RECORD`` names, if it names one."""
+    record = os.environ.get("CLAIMS_RECORD")
+    if record:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+        line = json.dumps({"page": page, "sentence": sentence, "test": test})
+        with open(record, "a", encoding="utf-8") as out:  # one short write: O_APPEND keeps it whole
+            out.write(line + "\n")
 
 
 def run_snippet(name: str) -> dict[str, Any]:
