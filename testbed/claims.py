@@ -26,6 +26,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import difflib
 import functools
 import io
 import json
@@ -137,10 +138,32 @@ def claim(page: str, sentence: str) -> None:
     """
     wanted = " ".join(sentence.split())
     _record(page, wanted)
-    assert wanted in page_text(page), (
-        f"the claim {wanted!r} is no longer on {page} as rendered: if the page was edited, "
-        "update the claim test with it, and recheck the numbers it states"
+    text = page_text(page)
+    assert wanted in text, (
+        f"the claim {wanted!r} is no longer on {page} as rendered; the page says "
+        f"{closest_passage(text, wanted)!r} there. If the page was edited, update the claim "
+        "test with it, and recheck the numbers it states"
     )
+
+
+def closest_passage(text: str, wanted: str) -> str:
+    """The passage of ``text`` that best matches ``wanted``, as long as ``wanted``.
+
+    The passage is anchored on the longest stretch the two share, so a sentence whose
+    number changed is shown beside the number the page now gives.
+
+    Examples
+    --------
+    >>> closest_passage("Intro. The weight of v1 is 0.61 of it.", "weight of v1 is 0.51")
+    'weight of v1 is 0.61'
+    >>> closest_passage("abc", "xyz")
+    ''
+    """
+    match = difflib.SequenceMatcher(None, text, wanted, autojunk=False).find_longest_match()
+    if match.size == 0:
+        return ""
+    start = max(0, match.a - match.b)
+    return text[start : start + len(wanted)]
 
 
 def _record(page: str, sentence: str) -> None:

@@ -20,8 +20,9 @@ def test_includes_are_expanded_and_markup_dropped() -> None:
 
 
 def test_a_sentence_not_on_the_page_fails() -> None:
-    with pytest.raises(AssertionError, match=r"no longer on attention\.md"):
+    with pytest.raises(AssertionError, match=r"no longer on attention\.md") as failed:
         claim("attention.md", "v₂ contributes nothing at all to the output")
+    assert "the page says" in str(failed.value)
 
 
 def test_an_unknown_page_is_named() -> None:
