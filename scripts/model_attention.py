@@ -21,7 +21,6 @@ Layout of the JSON (``scale`` = 10000)::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.metadata
 import json
 import os
@@ -30,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from attention_ref.minilm import file_sha256  # the one file hash, also used to check the weights
 
 # Never reach the Hugging Face Hub: everything comes from the package's own folder.
 # (Set before transformers is imported; huggingface_hub reads it at import time.)
@@ -55,24 +56,6 @@ def model_dir() -> Path:
     if not (path / "model.safetensors").is_file():
         raise FileNotFoundError(f"{PACKAGE} is installed but has no model.safetensors in it")
     return path
-
-
-def sha256_of(path: Path) -> str:
-    """Hex SHA-256 of a file, read in 1 MiB blocks.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> with tempfile.NamedTemporaryFile(delete=False) as f:
-    ...     _ = f.write(b"abc")
-    >>> sha256_of(Path(f.name))[:16]
-    'ba7816bf8f01cfea'
-    """
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def to_units(weights: np.ndarray) -> list[Any]:
@@ -176,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     path = model_dir()
-    record = build_record(compute(path), sha256_of(path / "model.safetensors"))
+    record = build_record(compute(path), file_sha256(path / "model.safetensors"))
     text = dumps(record)
     if json.loads(text) != record:
         raise RuntimeError("serialisation does not round-trip")

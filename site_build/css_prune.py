@@ -1,4 +1,4 @@
-"""Keep only the CSS a page can use: a small, dependency-free pruner for generated pages.
+"""Keep only the CSS a page can use: a pruner for generated pages, on tinycss2's parser.
 
 A notebook page from nbconvert inlines all of JupyterLab's CSS (about 570 KB: every
 widget of the Lab, and a thousand custom properties on ``.jupyter-wrapper`` that every
@@ -9,14 +9,20 @@ custom properties.
 
 It is conservative where it cannot judge: a selector with ``:is()``, ``:where()`` or
 ``:has()`` is kept, classes inside ``:not()`` are ignored, and at-rules other than
-``@media`` and ``@supports`` (``@font-face``, ``@keyframes``, ...) are kept as they are.
+``@media``, ``@supports`` and ``@layer`` (``@font-face``, ``@keyframes``, ...) are kept as
+they are. The CSS is read by tinycss2 (a dependency of nbconvert's sanitiser, already in
+the lock), which follows the CSS Syntax specification: quotes, comments, ``url()`` and
+nested blocks are its business, not this module's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
+
+import tinycss2
 
 _CLASS_ATTR = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 _ID_ATTR = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
@@ -24,7 +30,7 @@ _SEL_CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
 _SEL_ID = re.compile(r"#(-?[_a-zA-Z][\w-]*)")
 _NOT = re.compile(r":not\((?:[^()]|\([^()]*\))*\)")
 _VAR_USE = re.compile(r"var\(\s*(--[\w-]+)")
-_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_NESTED = ("media", "supports", "layer")  # at-rules whose block holds rules
 
 
 @dataclass
@@ -33,8 +39,13 @@ class Rule:
 
     prelude: str
     declarations: str | None = None  # style rules and at-rules holding declarations
-    children: list[Rule] = field(default_factory=list)  # @media, @supports
+    children: list[Rule] = field(default_factory=list)  # @media, @supports, @layer
     at: bool = False
+
+    @property
+    def nested(self) -> bool:
+        """An at-rule whose block holds rules (``@media``, ``@supports``, ``@layer``)."""
+        return self.at and self.prelude.split(" ")[0][1:].lower() in _NESTED
 
 
 def class_sets(html: str) -> set[frozenset[str]]:
@@ -46,25 +57,6 @@ def class_sets(html: str) -> set[frozenset[str]]:
     [['a'], ['a', 'b']]
     """
     return {frozenset((m.group(1) or m.group(2) or "").split()) for m in _CLASS_ATTR.finditer(html)}
-
-
-def declarations(text: str) -> dict[str, str]:
-    """The declarations of a rule's block, by property name (the last one wins).
-
-    Examples
-    --------
-    >>> declarations("font-family: KaTeX_Main; src: url(a;b.woff2) format('woff2')")
-    {'font-family': 'KaTeX_Main', 'src': "url(a;b.woff2) format('woff2')"}
-    """
-    pairs = (d.split(":", 1) for d in _declarations(text) if ":" in d)
-    return {name.strip(): value.strip() for name, value in pairs}
-
-
-def walk(rules: Iterable[Rule]) -> Iterable[Rule]:
-    """Every rule of ``rules`` and of the blocks nested in them, in order."""
-    for rule in rules:
-        yield rule
-        yield from walk(rule.children)
 
 
 def page_names(html: str) -> tuple[set[str], set[str]]:
@@ -84,7 +76,7 @@ def page_names(html: str) -> tuple[set[str], set[str]]:
 
 
 def parse(css: str) -> list[Rule]:
-    """Split CSS into rules, nesting the blocks of ``@media`` and ``@supports``.
+    """The rules of a stylesheet, with the blocks of ``@media``, ``@supports`` and ``@layer``.
 
     Examples
     --------
@@ -93,87 +85,61 @@ def parse(css: str) -> list[Rule]:
     >>> parse("@media print{b{x:1}}")[0].children[0].declarations
     'x:1'
     """
-    css = _COMMENT.sub("", css)
-    rules, _ = _parse_block(css, 0)
-    return rules
+    nodes = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    return [_rule(node) for node in nodes if node.type in ("qualified-rule", "at-rule")]
 
 
-def _outside_quotes(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
-    """``(index, char, depth)`` of every character of ``text`` from ``start`` that is not
-    inside a quoted string; ``depth`` counts the parentheses and braces open before it.
-
-    Examples
-    --------
-    >>> [(i, c, d) for i, c, d in _outside_quotes('a("{")b{c}') if c in "({)}"]
-    [(1, '(', 0), (5, ')', 1), (7, '{', 0), (9, '}', 1)]
-    """
-    quote, depth, i = "", 0, start
-    while i < len(text):
-        c = text[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        else:
-            yield i, c, depth
-            if c in "({":
-                depth += 1
-            elif c in ")}":
-                depth -= 1
-        i += 1
+def _rule(node: Any) -> Rule:
+    prelude = tinycss2.serialize(node.prelude).strip()
+    if node.type == "qualified-rule":
+        return Rule(prelude, tinycss2.serialize(node.content).strip())
+    prelude = f"@{node.at_keyword} {prelude}".strip()
+    if node.content is None:  # a statement such as @charset or @import
+        return Rule(prelude, at=True)
+    if node.lower_at_keyword in _NESTED:
+        inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
+        children = [_rule(n) for n in inner if n.type in ("qualified-rule", "at-rule")]
+        return Rule(prelude, children=children, at=True)
+    return Rule(prelude, tinycss2.serialize(node.content).strip(), at=True)
 
 
-def _split_top(text: str, sep: str) -> list[str]:
-    """``text`` split at every ``sep`` outside quotes and brackets, parts stripped, empty
-    parts dropped.
+def _declarations(text: str) -> list[tuple[str, str]]:
+    """``(name, value)`` of each declaration of a block, in order, values as written."""
+    nodes = tinycss2.parse_blocks_contents(text, skip_comments=True, skip_whitespace=True)
+    return [
+        (d.name, tinycss2.serialize(d.value).strip() + (" !important" if d.important else ""))
+        for d in nodes
+        if d.type == "declaration"
+    ]
+
+
+def declarations(text: str) -> dict[str, str]:
+    """The declarations of a rule's block, by property name (the last one wins).
 
     Examples
     --------
-    >>> _split_top('a, b:is(c, d), "e,f"', ",")
-    ['a', 'b:is(c, d)', '"e,f"']
+    >>> declarations("font-family: KaTeX_Main; src: url(a;b.woff2) format('woff2')")
+    {'font-family': 'KaTeX_Main', 'src': 'url(a;b.woff2) format("woff2")'}
     """
-    cuts = [i for i, c, depth in _outside_quotes(text) if c == sep and depth == 0]
-    bounds = zip([-1, *cuts], [*cuts, len(text)], strict=True)
-    return [part for a, b in bounds if (part := text[a + 1 : b].strip())]
+    return dict(_declarations(text))
 
 
-def _parse_block(css: str, i: int) -> tuple[list[Rule], int]:
-    rules: list[Rule] = []
-    n = len(css)
-    while i < n:
-        while i < n and css[i] in " \t\r\n;":
-            i += 1
-        if i >= n:
-            break
-        if css[i] == "}":
-            return rules, i + 1
-        # The prelude runs to the first '{' or ';' outside quotes and parentheses.
-        j = next((k for k, c, depth in _outside_quotes(css, i) if c in "{;" and depth == 0), n)
-        prelude = css[i:j].strip()
-        if j >= n or css[j] == ";":  # a statement such as @charset or @import
-            rules.append(Rule(prelude, at=True))
-            i = j + 1
-            continue
-        if prelude.startswith("@") and re.match(r"@(media|supports|layer)\b", prelude):
-            children, i = _parse_block(css, j + 1)
-            rules.append(Rule(prelude, children=children, at=True))
-            continue
-        k = _block_end(css, j + 1)
-        rules.append(Rule(prelude, css[j + 1 : k].strip(), at=prelude.startswith("@")))
-        i = k + 1
-    return rules, i
-
-
-def _block_end(css: str, i: int) -> int:
-    """Index of the '}' closing the block that starts at ``i`` (nested braces counted)."""
-    return next((k for k, c, depth in _outside_quotes(css, i) if c == "}" and depth == 0), len(css))
+def walk(rules: Iterable[Rule]) -> Iterable[Rule]:
+    """Every rule of ``rules`` and of the blocks nested in them, in order."""
+    for rule in rules:
+        yield rule
+        yield from walk(rule.children)
 
 
 def _split_selectors(prelude: str) -> list[str]:
-    return _split_top(prelude, ",")
+    """The selectors of a selector list: split at its top-level commas."""
+    parts: list[list[Any]] = [[]]
+    for token in tinycss2.parse_component_value_list(prelude):
+        if token.type == "literal" and token.value == ",":
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return [text for part in parts if (text := tinycss2.serialize(part).strip())]
 
 
 def can_match(selector: str, classes: set[str], ids: set[str]) -> bool:
@@ -198,24 +164,16 @@ def can_match(selector: str, classes: set[str], ids: set[str]) -> bool:
 def _keep(rules: Iterable[Rule], classes: set[str], ids: set[str]) -> list[Rule]:
     kept = []
     for rule in rules:
-        if rule.children or (rule.at and rule.declarations is None and rule.children == []):
-            if rule.prelude.startswith("@charset"):
-                continue
+        if rule.nested:
             children = _keep(rule.children, classes, ids)
-            if children or not rule.prelude.startswith(("@media", "@supports", "@layer")):
+            if children:
                 kept.append(Rule(rule.prelude, None, children, True))
-            continue
-        if rule.at:
-            kept.append(rule)
-            continue
-        selectors = [s for s in _split_selectors(rule.prelude) if can_match(s, classes, ids)]
-        if selectors:
+        elif rule.at:
+            if not rule.prelude.lower().startswith("@charset"):
+                kept.append(rule)
+        elif selectors := [s for s in _split_selectors(rule.prelude) if can_match(s, classes, ids)]:
             kept.append(Rule(",".join(selectors), rule.declarations))
     return kept
-
-
-def _declarations(text: str) -> list[str]:
-    return _split_top(text, ";")
 
 
 def used_properties(rules: list[Rule]) -> set[str]:
@@ -229,9 +187,7 @@ def used_properties(rules: list[Rule]) -> set[str]:
     defs: dict[str, list[str]] = {}
     used: set[str] = set()
     for rule in walk(rules):
-        for decl in _declarations(rule.declarations or ""):
-            name, _, value = decl.partition(":")
-            name = name.strip()
+        for name, value in _declarations(rule.declarations or ""):
             if name.startswith("--"):
                 defs.setdefault(name, []).append(value)
             else:
@@ -249,18 +205,15 @@ def used_properties(rules: list[Rule]) -> set[str]:
 def _drop_unused(rules: list[Rule], used: set[str]) -> list[Rule]:
     out = []
     for rule in rules:
-        if rule.children:
+        if rule.nested:
             out.append(Rule(rule.prelude, None, _drop_unused(rule.children, used), True))
-            continue
-        if rule.declarations is None or rule.at:
+        elif rule.declarations is None or rule.at:
             out.append(rule)
-            continue
-        decls = [
-            d
-            for d in _declarations(rule.declarations)
-            if not d.startswith("--") or d.partition(":")[0].strip() in used
-        ]
-        if decls:
+        elif decls := [
+            f"{name}:{value}"
+            for name, value in _declarations(rule.declarations)
+            if not name.startswith("--") or name in used
+        ]:
             out.append(Rule(rule.prelude, ";".join(decls)))
     return out
 
@@ -271,21 +224,16 @@ def serialize(rules: Iterable[Rule]) -> str:
     Examples
     --------
     >>> serialize(parse("a , b { color : red ; }  @media print { p { x: 1 } }"))
-    'a , b{color : red}@media print{p{x: 1}}'
+    'a , b{color : red ;}@media print{p{x: 1}}'
     """
     parts = []
     for rule in rules:
-        if rule.children or (
-            rule.at
-            and rule.declarations is None
-            and rule.prelude[:6] in ("@media", "@suppo", "@layer")
-        ):
+        if rule.nested:
             parts.append(f"{rule.prelude}{{{serialize(rule.children)}}}")
         elif rule.declarations is None:
             parts.append(f"{rule.prelude};")
         else:
-            decls = ";".join(_declarations(rule.declarations))
-            parts.append(f"{rule.prelude}{{{decls}}}")
+            parts.append(f"{rule.prelude}{{{rule.declarations}}}")
     return "".join(parts)
 
 

@@ -26,8 +26,11 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import difflib
 import functools
 import io
+import json
+import os
 import re
 import runpy
 from html.parser import HTMLParser
@@ -128,12 +131,49 @@ def cited(page: str, sentence: str, *addresses: str) -> None:
 
 
 def claim(page: str, sentence: str) -> None:
-    """Assert that ``sentence`` is on ``docs/<page>`` as rendered (whitespace-insensitive)."""
+    """Assert that ``sentence`` is on ``docs/<page>`` as rendered (whitespace-insensitive).
+
+    When ``CLAIMS_RECORD`` names a file, the call also appends the page, the sentence and
+    the running test to it, one JSON line each: ``make claims`` lists them from there.
+    """
     wanted = " ".join(sentence.split())
-    assert wanted in page_text(page), (
-        f"the claim {wanted!r} is no longer on {page} as rendered: if the page was edited, "
-        "update the claim test with it, and recheck the numbers it states"
+    _record(page, wanted)
+    text = page_text(page)
+    assert wanted in text, (
+        f"the claim {wanted!r} is no longer on {page} as rendered; the page says "
+        f"{closest_passage(text, wanted)!r} there. If the page was edited, update the claim "
+        "test with it, and recheck the numbers it states"
     )
+
+
+def closest_passage(text: str, wanted: str) -> str:
+    """The passage of ``text`` that best matches ``wanted``, as long as ``wanted``.
+
+    The passage is anchored on the longest stretch the two share, so a sentence whose
+    number changed is shown beside the number the page now gives.
+
+    Examples
+    --------
+    >>> closest_passage("Intro. The weight of v1 is 0.61 of it.", "weight of v1 is 0.51")
+    'weight of v1 is 0.61'
+    >>> closest_passage("abc", "xyz")
+    ''
+    """
+    match = difflib.SequenceMatcher(None, text, wanted, autojunk=False).find_longest_match()
+    if match.size == 0:
+        return ""
+    start = max(0, match.a - match.b)
+    return text[start : start + len(wanted)]
+
+
+def _record(page: str, sentence: str) -> None:
+    """Append one claim to the file ``CLAIMS_RECORD`` names, if it names one."""
+    record = os.environ.get("CLAIMS_RECORD")
+    if record:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+        line = json.dumps({"page": page, "sentence": sentence, "test": test})
+        with open(record, "a", encoding="utf-8") as out:  # one short write: O_APPEND keeps it whole
+            out.write(line + "\n")
 
 
 def run_snippet(name: str) -> dict[str, Any]:

@@ -63,6 +63,7 @@ from testbed.sybil_docs import (
     PAGE_PATTERNS,
     PythonWithOutput,
     RenderedMarkdownDocument,
+    expanded_line,
     is_output_fence,
     line_of,
     orphan_output,
@@ -150,6 +151,8 @@ def run_page(root: Path, page: str) -> PageRun:
             example.evaluate()
         except SybilFailure as error:
             failure = error.result
+            if isinstance(evaluator, PythonWithOutput) and evaluator.raised:
+                failure, raised = None, evaluator.raised
         except unittest.SkipTest:
             continue
         except Exception as error:
@@ -158,11 +161,11 @@ def run_page(root: Path, page: str) -> PageRun:
             if type(error).__name__ == "Skipped":
                 continue
             raise
-        where = document.written(example.line)
+        where = document.written(expanded_line(example))
         if isinstance(evaluator, PythonWithOutput):
             if evaluator.output is None:
                 if raised:
-                    run.problems.append(f"{where}: the code raised {raised}")
+                    run.problems.append(f"{where}: the code raised an error at {raised}")
                 elif failure:
                     run.problems.append(
                         f"{where}: the code prints, but no Output block follows it: add an "
@@ -173,7 +176,7 @@ def run_page(root: Path, page: str) -> PageRun:
             block.shown = _normalise(evaluator.expected or "")
             _locate(document, evaluator.output, block)
             if raised:
-                block.problem = f"the code raised {raised}"
+                block.problem = f"the code raised an error at {raised}"
             else:
                 block.printed = evaluator.printed
             run.blocks.append(block)

@@ -42,6 +42,7 @@ import functools
 import io
 import os
 import re
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -52,7 +53,6 @@ import markdown
 from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 from sybil import Document, Example, Region, Sybil
 from sybil.evaluators.doctest import DocTestEvaluator
-from sybil.evaluators.python import PythonEvaluator
 from sybil.parsers.abstract.doctest import DocTestStringParser
 from sybil.parsers.markdown import SkipParser
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
@@ -81,6 +81,8 @@ FENCE_OPENING = re.compile(
 )
 #: An inline include line, ``--8<-- "path"`` or ``--8<-- "path:section"``
 #: (pymdownx.snippets syntax); ``target`` is what is between the quotes.
+#: A pymdownx.snippets section marker, ``# --8<-- [start:name]`` or ``[end:name]``.
+SECTION_MARKER = re.compile(r"--8<-- \[(start|end):[^\]]*\]")
 INCLUDE_LINE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""", re.MULTILINE)
 
 
@@ -318,6 +320,24 @@ class RenderedMarkdownDocument(Document):
                 document.add(region)
         return document
 
+    def examples(self) -> Iterator[Example]:
+        """The examples, each numbered by the line of the page as written that holds it.
+
+        Sybil numbers an example by the line of :attr:`text` where it starts, which is a
+        line of the expanded page: pytest's report would name a line that is not in the
+        file. Here each example's ``line`` is the page's own line (the ``--8<--`` line for
+        a fence that a partial brings in); :func:`expanded_line` gives the other.
+        """
+        for example in super().examples():
+            line = self.line_map_of(reported_line(example))
+            yield Example(self, line, example.column, example.region, self.namespace)
+
+    def line_map_of(self, line: int) -> int:
+        """The page's own line for line ``line`` of the expanded page (itself if unknown)."""
+        if self.line_map and 1 <= line <= len(self.line_map):
+            return self.line_map[line - 1][0]
+        return line
+
     def source_line(self, line: int) -> str:
         """Name line ``line`` (1-based) of the expanded text by the page as written.
 
@@ -374,7 +394,8 @@ class PageSybil(Sybil):
         document = example.document
         if isinstance(document, RenderedMarkdownDocument):
             name = f"sybil:{self.name}," if self.name else ""
-            return f"{name}line:{document.source_line(example.line)},column:{example.column}"
+            line = document.source_line(reported_line(example))
+            return f"{name}line:{line},column:{example.column}"
         return super().identify(example)
 
 
@@ -404,13 +425,31 @@ class PythonWithOutput:
         self.expected = expected
         self.output = output
         self.printed: str | None = None
-        self.run = PythonEvaluator()
+        #: After a run that raised: where (the snippet's or the page's line) and what.
+        self.raised: str | None = None
+
+    def run(self, example: Example) -> None:
+        """Run the fence's code in the page's namespace, numbered by the expanded page's lines.
+
+        (Sybil's own evaluator numbers code from ``example.line``, which names the page as
+        written here; the lines of the expanded page are what :func:`raised_at` maps.)
+        """
+        source = "\n" * (expanded_line(example) + example.parsed.line_offset) + example.parsed
+        exec(compile(source, example.path, "exec", dont_inherit=True), example.namespace)
+        example.namespace.pop("__builtins__", None)
 
     def __call__(self, example: Example) -> str | None:
-        self.printed = None
+        self.printed = self.raised = None
         printed = io.StringIO()
-        with redirect_stdout(printed):
-            self.run(example)
+        try:
+            with redirect_stdout(printed):
+                self.run(example)
+        except Exception as error:
+            where = raised_at(example, error)
+            if where is None:
+                raise
+            self.raised = where
+            return f"{where}\n(in the code block at {_where(example)})"
         got = self.printed = _normalise_output(printed.getvalue())
         if self.expected is None:
             if got:
@@ -425,7 +464,8 @@ class PythonWithOutput:
             return (
                 f"{block}: this Output block is stale: {printed_by(example)} now prints "
                 "something else.\n"
-                f"The page shows:\n{_shorten(want)}\nThe code printed:\n{_shorten(got)}\n"
+                f"The page shows:\n{_shorten(want)}\nThe code printed (^ marks what differs):\n"
+                f"{_shorten(marked(want, got))}\n"
                 "If the new output is right, run `make outputs` to rewrite the stale "
                 "Output blocks, then review the diff (git diff) before committing."
             )
@@ -435,6 +475,109 @@ class PythonWithOutput:
 def line_of(text: str, offset: int) -> int:
     """The 1-based line of ``text`` that holds character ``offset``."""
     return text.count("\n", 0, offset) + 1
+
+
+def expanded_line(example: Example) -> int:
+    """The line of the expanded page (the document's ``text``) where ``example`` starts."""
+    return line_of(example.document.text, example.region.start)
+
+
+def reported_line(example: Example) -> int:
+    """The expanded page's line that names ``example`` in test ids and reports.
+
+    A fence followed by an Output block is named by that block: what goes stale, and
+    what ``make outputs`` rewrites, is the block. Any other example by its first line.
+    """
+    evaluator = example.region.evaluator
+    if isinstance(evaluator, PythonWithOutput) and evaluator.output is not None:
+        return line_of(example.document.text, evaluator.output[0])
+    return expanded_line(example)
+
+
+def marked(want: str, got: str) -> str:
+    """``got``, each line that differs from ``want``'s line followed by carets under the change.
+
+    Examples
+    --------
+    >>> print(marked("[5.68, 1.55]", "[5.69, 1.55]"))
+    [5.69, 1.55]
+         ^
+    """
+    wanted = want.split("\n")
+    out: list[str] = []
+    for number, line in enumerate(got.split("\n")):
+        out.append(line)
+        other = wanted[number] if number < len(wanted) else ""
+        if line != other:
+            width = max(len(line), len(other))
+            a, b = line.ljust(width), other.ljust(width)
+            out.append("".join("^" if x != y else " " for x, y in zip(a, b, strict=True)).rstrip())
+    return "\n".join(out)
+
+
+def written_line(document: RenderedMarkdownDocument, line: int) -> tuple[str, int] | None:
+    """The file and line where line ``line`` of the expanded page is written, snippets included.
+
+    :class:`Origin` names an included line by the ``--8<--`` line that brought it; this
+    goes one step further, into the snippet: the k-th line an include of
+    ``snippets/x.py:section`` brings is the k-th line of that section, section markers
+    left out (as pymdownx.snippets leaves them out).
+    """
+    origin = document.origin(line)
+    if origin is None:
+        return None
+    if origin.include is None:
+        return origin.file, origin.line
+    first = line - 1
+    while first > 0 and document.origin(first) == origin:
+        first -= 1
+    index = line - 1 - first  # 0-based, within what the include brought
+    path, _, section = origin.include.partition(":")
+    file = document.root / path
+    if not file.is_file():
+        return None
+    lines = file.read_text(encoding="utf-8").split("\n")
+    start, end = 0, len(lines)
+    if section:
+        starts = [i for i, t in enumerate(lines) if f"[start:{section}]" in t]
+        ends = [i for i, t in enumerate(lines) if f"[end:{section}]" in t]
+        if not starts or not ends:
+            return None
+        start, end = starts[0] + 1, ends[0]
+    body = [i for i in range(start, end) if not SECTION_MARKER.search(lines[i])]
+    return (path, body[index] + 1) if index < len(body) else None
+
+
+def raised_at(example: Example, error: BaseException) -> str | None:
+    """Where in the files as written ``error`` was raised by the page's code, with context.
+
+    The innermost frame of the page's own code is named by the file a contributor edits
+    (the snippet, or the page) and its line, followed by up to three lines of that file
+    ending with the line that raised. ``None`` when the frame cannot be placed.
+    """
+    document = example.document
+    if not isinstance(document, RenderedMarkdownDocument):
+        return None
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == example.path]
+    if not frames or frames[-1].lineno is None:
+        return None
+    place = written_line(document, frames[-1].lineno)
+    if place is None:
+        return None
+    path, number = place
+    origin = document.origin(frames[-1].lineno)
+    via = (
+        ""
+        if origin is None or origin.include is None
+        else f", included by {origin.file} line {origin.line}"
+    )
+    lines = (document.root / path).read_text(encoding="utf-8").split("\n")
+    shown = [
+        f"{'>' if n == number else ' '} {n:4} | {lines[n - 1]}"
+        for n in range(max(1, number - 2), number + 1)
+        if n == number or not SECTION_MARKER.search(lines[n - 1])
+    ]
+    return f"{path} line {number}{via}: {type(error).__name__}: {error}\n" + "\n".join(shown)
 
 
 def printed_by(example: Example) -> str:
@@ -487,7 +630,7 @@ def describe_code(lines: list[Origin]) -> str:
 def _where(example: Example, offset: int | None = None) -> str:
     document = example.document
     if isinstance(document, RenderedMarkdownDocument):
-        line = example.line if offset is None else line_of(document.text, offset)
+        line = expanded_line(example) if offset is None else line_of(document.text, offset)
         written = document.written(line)
         return written if written.endswith("as written") else f"{written} as written"
     return f"{Path(example.path).name} line {example.line}"

@@ -185,7 +185,9 @@ REFUSED = {
     "a raising snippet": (
         '~~~python\n--8<-- "snippets/s.py:show"\n~~~\n\n~~~text title="Output"\n1\n~~~\n',
         "# --8<-- [start:show]\nraise ValueError('no such token')\n# --8<-- [end:show]\n",
-        "docs/page.md line 5: the code raised ValueError: no such token",
+        "docs/page.md line 5: the code raised an error at snippets/s.py line 2, included by "
+        "docs/page.md line 2: ValueError: no such token\n"
+        ">    2 | raise ValueError('no such token')",
     ),
     "a missing include": (
         '~~~python\n--8<-- "snippets/s.py:nope"\n~~~\n',

@@ -102,7 +102,8 @@ def test_output_block_must_match_what_the_code_prints(tmp_path: Path) -> None:
 @pytest.mark.parametrize("info", ["py", "python3", 'python title="x.py"', "{ .python .extra }"])
 def test_every_python_like_fence_runs(tmp_path: Path, info: str) -> None:
     page = project(tmp_path, f"~~~{info}\nraise RuntimeError('ran')\n~~~\n")
-    assert outcomes(page) == ["raised RuntimeError: ran"]
+    [result] = outcomes(page)
+    assert "docs/page.md line 2: RuntimeError: ran\n" in result
 
 
 def test_pycon_blocks_are_doctests(tmp_path: Path) -> None:
@@ -220,14 +221,45 @@ def test_lines_are_named_as_written_in_the_page(tmp_path: Path) -> None:
     document = RenderedMarkdownDocument.parse(str(page), *page_parsers())
     assert isinstance(document, RenderedMarkdownDocument)
     [example] = list(document)
-    # The fence is on line 5 as written, though the include pushed it further down.
-    assert example.line > 5
-    assert document.source_line(example.line) == "5"
+    # The include pushed the fence further down the expanded page; the example is still
+    # named by the page as written, and by its Output block (line 9), which is what goes
+    # stale: in the report's header, in the test id and in the message alike.
+    assert example.line == 9
     assert document.source_line(4) == "3+2"  # the 2nd line the include brought in
     [result] = outcomes(page)
-    # The stale block is named by its own line (9), and the code by where it is written.
+    assert f"{page}, line 9, column 1 did not evaluate" in result
     assert "docs/page.md line 9 as written: this Output block is stale" in result
     assert "the code on docs/page.md line 6 now prints" in result
+    assert "The code printed (^ marks what differs):\n1\n^\n" in result
+
+
+def test_an_exception_is_reported_at_the_snippet_line_that_raised(tmp_path: Path) -> None:
+    page = project(
+        tmp_path,
+        """        Intro.
+
+        ~~~python
+        --8<-- "snippets/answer.py:make"
+        --8<-- "snippets/broken.py:fails"
+        ~~~
+
+        ~~~text title="Output"
+        42
+        ~~~
+        """,
+    )
+    (tmp_path / "snippets" / "broken.py").write_text(
+        "# --8<-- [start:fails]\ny = x + 1\nprint(y / zero)\n# --8<-- [end:fails]\n"
+    )
+    [result] = outcomes(page)
+    # The snippet's own file and line (3), the include that brought it, the lines before.
+    assert result.startswith(
+        f"Example at {page}, line 8, column 1 did not evaluate as expected:\n"
+        "snippets/broken.py line 3, included by docs/page.md line 5: "
+        "NameError: name 'zero' is not defined\n"
+    )
+    assert ">    3 | print(y / zero)" in result
+    assert len(result.splitlines()) <= 8  # a few lines, not the expanded page
 
 
 def test_a_stale_block_in_a_partial_is_named_where_it_is_written(tmp_path: Path) -> None:
@@ -262,7 +294,7 @@ def test_a_stale_block_in_a_partial_is_named_where_it_is_written(tmp_path: Path)
         "docs/partial.md line 8 (included by docs/page.md line 5) as written: "
         "this Output block is stale: snippets/answer.py · make, show now prints"
     ) in result
-    assert "The page shows:\n41\nThe code printed:\n42" in result
+    assert "The page shows:\n41\nThe code printed (^ marks what differs):\n42\n ^" in result
     assert "run `make outputs`" in result
 
 
