@@ -160,7 +160,7 @@ def test_invalid_json_is_refused_by_name(tmp_path: Path) -> None:
 def test_script_docstring_examples() -> None:
     # scripts/ is not in pytest's testpaths (site_build/ is: Sybil runs its examples).
     failures, tried = doctest.testmod(load_script(), optionflags=doctest.ELLIPSIS)
-    assert tried >= 3
+    assert tried >= 1  # to_units's example (the file hash's moved to attention_ref.minilm)
     assert failures == 0
 
 
