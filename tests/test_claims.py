@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from testbed.claims import claim, page_text
+from testbed.claims import claim, page_text, run_snippet
 from testbed.claims_list import listing
 
 
 def test_includes_are_expanded_and_markup_dropped() -> None:
     text = page_text("attention.md")
     # The worked example's weights are printed by an included snippet's Output block.
-    assert "[0.506, 0.186, 0.307]" in text
+    assert str(run_snippet("worked_example.py")["weights"].round(3).tolist()) in text
     assert "--8<--" not in text and "<strong>" not in text
     assert not text.startswith("---")  # no front matter
 
