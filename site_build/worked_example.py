@@ -187,10 +187,10 @@ def with_input(source: str, name: str, value: list[Any]) -> str:
 
     Examples
     --------
-    >>> print(with_input("a = [1]\nb, c = [2], [3]\n", "c", [4, 5]), end="")
+    >>> print(with_input("a = [1]\\nb, c = [2], [3]\\n", "c", [4, 5]), end="")
     a = [1]
     b, c = [2], [4, 5]
-    >>> with_input("a = [1]\n", "z", [0])
+    >>> with_input("a = [1]\\n", "z", [0])
     Traceback (most recent call last):
     ...
     ValueError: no input z is assigned a value of its own in the worked example

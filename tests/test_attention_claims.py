@@ -104,12 +104,14 @@ def test_the_scale_is_an_inverse_temperature() -> None:
     np.testing.assert_allclose(attention_weights(Q, K), softmax((K @ Q) / t), rtol=1e-15)
 
 
-def test_the_keys_are_a_set() -> None:
+def test_the_keys_are_a_set(example: dict[str, Any]) -> None:
     claim(PAGE, "Shuffle the key-value pairs, keeping each value with its key, and the output")
     order = [2, 0, 1]
     by_loop = sum(w * v for w, v in zip(by_hand_weights(), V, strict=True))
     shuffled = attention_weights(Q, K[order]) @ V[order]
     np.testing.assert_allclose(shuffled, by_loop, rtol=1e-12)
+    # "the output stays the same": the section's snippet shuffles the worked example's own.
+    np.testing.assert_allclose(run_snippet("order.py")["same"], example["output"], rtol=1e-12)
 
 
 def test_softmax_ignores_a_shift_and_tends_to_argmax() -> None:
@@ -158,6 +160,10 @@ def test_even_the_tiny_example_is_more_lopsided_unscaled(example: dict[str, Any]
     unscaled = softmax(K @ Q)
     assert unscaled.max() > by_hand_weights().max()
     np.testing.assert_allclose(unscaled, attention_weights(2 * Q, K), rtol=1e-12)
+    # The two rows the page prints: the temperature example's "2 * q" and step 3's unscaled.
+    temperature = run_snippet("similarity.py")  # its q and K, whatever they are
+    doubled = attention_weights(2 * temperature["q"], temperature["K"])
+    np.testing.assert_allclose(doubled, example["unscaled"], rtol=1e-12)
 
 
 def test_dividing_by_d_k_flattens_towards_one_eighth() -> None:
