@@ -23,7 +23,7 @@ Examples
 (True, True)
 >>> made_up = WorkedExample(q=[1, 1], keys=[[2, 0], [0, 2]], values=[[1, 0], [0, 1]])
 >>> print(practice_text("from _worked_example import Q, K as KEYS\\n", made_up, "x.py"))
-# The lesson's worked example, written in by the site's build from its one source,
+# Lesson 1's worked example, written in by the site's build from its one source,
 # snippets/worked_example.py.
 Q = [1, 1]
 KEYS = [[2, 0], [0, 2]]
@@ -131,7 +131,7 @@ IMPORTS: dict[str, Callable[[WorkedExample], Any]] = {
 
 def _assignments(names: str, example: WorkedExample, where: str) -> str:
     lines = [
-        "# The lesson's worked example, written in by the site's build from its one source,",
+        "# Lesson 1's worked example, written in by the site's build from its one source,",
         "# snippets/worked_example.py.",
     ]
     for item in names.split(","):
