@@ -24,6 +24,7 @@ from site_build.practice import PYODIDE_FILES, site_files
 ROOT = Path(__file__).resolve().parent.parent
 
 PRACTICE = ROOT / "snippets" / "practice"
+WORKED_EXAMPLE = ROOT / "snippets" / "worked_example.py"
 PYODIDE = ROOT / "node_modules" / "pyodide"
 EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
 EDITOR_PATH = "javascripts/practice/editor.bundle.js"
@@ -32,7 +33,9 @@ EDITOR_PATH = "javascripts/practice/editor.bundle.js"
 # Run before mkdocs-htmlproofer-plugin's on_files, which snapshots the file list.
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    inputs = [PRACTICE, PYODIDE / "package.json", *(PYODIDE / name for name in PYODIDE_FILES)]
+    # The worked example's values are written into the published files: its source too.
+    inputs = [PRACTICE, WORKED_EXAMPLE, PYODIDE / "package.json"]
+    inputs += [PYODIDE / name for name in PYODIDE_FILES]
     generated = dict(
         reuse_while_unchanged("practice", inputs, lambda: site_files(PRACTICE, PYODIDE))
     )

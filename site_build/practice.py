@@ -14,6 +14,12 @@ so a reader can download them and run the checks offline (``python checks.py
 answer.py``). Step ids (the folder names) are unique across lessons, so these addresses
 and the editors' saved code never collide.
 
+Lesson 1's worked example is written once, in ``snippets/worked_example.py``. A step
+that uses it imports it in the repository (``from _worked_example import Q, K, V``) or
+names a value in its text (``{{q}}``); every file published here has the values written
+in instead (:func:`site_build.worked_example.practice_text`), so that the browser and a
+reader's download need nothing beside the harness.
+
 ``hooks/practice.py`` adds the returned files to the MkDocs build; this module only
 reads the sources and returns text, so it is unit-tested without MkDocs.
 
@@ -32,10 +38,12 @@ import json
 import re
 import sys
 import types
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from site_build.vendor import PYODIDE_DEST, PYODIDE_FILES
+from site_build.worked_example import PLACEHOLDER, WorkedExample, practice_text, read
 
 #: Where the generated files go in the site.
 FILES_DIR = "practice/files"
@@ -83,18 +91,43 @@ def step_constants(source: str) -> dict[str, object]:
     return {name: found[name] for name in CONSTANTS}
 
 
-def read_steps(lesson_dir: Path) -> list[Step]:
-    """Every step folder (``NN_name``) of one lesson's folder, in order.
+def _published(text: str, where: str, example: Callable[[], WorkedExample]) -> str:
+    """``text`` with the worked example's values written in, if it uses any."""
+    if "_worked_example" not in text and not PLACEHOLDER.search(text):
+        return text
+    done = practice_text(text, example(), where)
+    if "_worked_example" in done:
+        raise ValueError(
+            f"{where}: import the worked example with one line, exactly "
+            "`from _worked_example import Q, K, V` (any of the three, `as` allowed): "
+            "the build writes the values in its place"
+        )
+    return done
+
+
+def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[Step]:
+    """Every step folder (``NN_name``) of one lesson's folder, in order, as published.
+
+    ``example`` is the worked example whose values are written into the files that
+    use it (default: read from ``snippets/worked_example.py`` when a file needs it).
 
     Raises
     ------
     FileNotFoundError
         If the folder, or a required file of a step, is missing (naming it).
     ValueError
-        If there is no step, or a checks file lacks its constants.
+        If there is no step, a checks file lacks its constants, or a file uses the
+        worked example in a way the build cannot write in.
     """
     if not lesson_dir.is_dir():
         raise FileNotFoundError(f"practice folder not found: {lesson_dir}")
+    known = [] if example is None else [example]
+
+    def worked() -> WorkedExample:  # read once, and only if a file needs it
+        if not known:
+            known.append(read())
+        return known[0]
+
     steps = []
     for folder in sorted(p for p in lesson_dir.iterdir() if p.is_dir()):
         if not STEP_DIR.match(folder.name):
@@ -102,7 +135,12 @@ def read_steps(lesson_dir: Path) -> list[Step]:
         for name in REQUIRED:
             if not (folder / name).is_file():
                 raise FileNotFoundError(f"practice step {folder.name} has no {name}")
-        text = {name: (folder / name).read_text(encoding="utf-8") for name in REQUIRED}
+        text = {
+            name: _published(
+                (folder / name).read_text(encoding="utf-8"), f"{folder.name}/{name}", worked
+            )
+            for name in REQUIRED
+        }
         try:
             constants = step_constants(text["checks.py"])
         except ValueError as exc:
@@ -123,7 +161,7 @@ def read_steps(lesson_dir: Path) -> list[Step]:
     return steps
 
 
-def read_lessons(practice_dir: Path) -> dict[str, list[Step]]:
+def read_lessons(practice_dir: Path, example: WorkedExample | None = None) -> dict[str, list[Step]]:
     """Every lesson folder of ``practice_dir`` (named like a page slug) and its steps.
 
     Raises
@@ -141,7 +179,7 @@ def read_lessons(practice_dir: Path) -> dict[str, list[Step]]:
     for folder in sorted(p for p in practice_dir.iterdir() if p.is_dir()):
         if not LESSON_DIR.match(folder.name):
             continue  # _harness's __pycache__ and the like
-        steps = read_steps(folder)
+        steps = read_steps(folder, example)
         for step in steps:
             if step.id in owner:
                 raise ValueError(
@@ -220,15 +258,18 @@ def pyodide_info(pyodide_dir: Path) -> dict[str, object]:
     }
 
 
-def site_files(practice_dir: Path, pyodide_dir: Path) -> dict[str, str]:
+def site_files(
+    practice_dir: Path, pyodide_dir: Path, example: WorkedExample | None = None
+) -> dict[str, str]:
     """The generated files, as ``{site path: text}``.
 
     ``practice/<lesson>/manifest.json`` carries the harness, its limits (``LIMITS`` of
     ``_harness.py``, the one place they are declared) and the steps of one lesson;
     ``practice/files/`` holds ``_harness.py`` and each step's ``starter.py`` and
-    ``checks.py`` for download.
+    ``checks.py`` for download, each with the worked example's values written in
+    (``example``, by default read from ``snippets/worked_example.py``).
     """
-    lessons = read_lessons(practice_dir)
+    lessons = read_lessons(practice_dir, read() if example is None else example)
     harness = (practice_dir / HARNESS).read_text(encoding="utf-8")
     runner = load_harness(practice_dir)
     pyodide = pyodide_info(pyodide_dir)

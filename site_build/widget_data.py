@@ -1,19 +1,19 @@
 """What the query explorer widget reads: the worked example and its settings, as JSON.
 
 The explorer (``docs/javascripts/explorer.js``) never types a number of the lesson in
-itself: it starts from the worked example exported here, whose scores, scaled scores,
-weights and output are computed by :mod:`attention_ref`. ``hooks/widget_data.py`` adds
-the JSON to the site as ``assets/data/explorer.json``.
+itself: it starts from the worked example exported here, whose inputs are read from
+their one source, ``snippets/worked_example.py`` (:mod:`site_build.worked_example`), at
+every build, and whose scores, scaled scores, weights and output are computed by
+:mod:`attention_ref`. ``hooks/widget_data.py`` adds the JSON to the site as
+``assets/data/explorer.json``.
 
 Examples
 --------
 >>> data = explorer_data()
->>> data["worked_example"]["scores"]
-[2.0, 0.0, 1.0]
->>> data["worked_example"]["scaled"]
-[1.0, 0.0, 0.5]
->>> [round(w, 3) for w in data["worked_example"]["weights"]]
-[0.506, 0.186, 0.307]
+>>> data["worked_example"]["q"] == read().q
+True
+>>> round(sum(data["worked_example"]["weights"]), 12)
+1.0
 >>> data["dk_slider"]["d_k"][0], data["dk_slider"]["d_k"][-1]
 (1, 1024)
 """
@@ -28,14 +28,10 @@ from typing import Any, cast
 import numpy as np
 
 import attention_ref
+from site_build.worked_example import WorkedExample, read
 
 #: Site path of the exported JSON (relative to the site root).
 EXPLORER_JSON_PATH = "assets/data/explorer.json"
-
-#: The lesson's worked example: one query, three keys, three values (d_k = 4, d_v = 2).
-WORKED_Q: tuple[float, ...] = (1, 0, 1, 0)
-WORKED_KEYS: tuple[tuple[float, ...], ...] = ((1, 0, 1, 0), (0, 1, 0, 1), (1, 0, 0, 0))
-WORKED_VALUES: tuple[tuple[float, ...], ...] = ((10, 0), (0, 5), (2, 2))
 
 #: Decimal places the widget shows for each kind of number (the browser test compares
 #: the page with attention_ref to exactly these).
@@ -63,16 +59,17 @@ def _floats(a: Any) -> list[Any]:
 
 
 def worked_example(
-    q: Sequence[float] = WORKED_Q,
-    keys: Sequence[Sequence[float]] = WORKED_KEYS,
-    values: Sequence[Sequence[float]] = WORKED_VALUES,
+    q: Sequence[float] | None = None,
+    keys: Sequence[Sequence[float]] | None = None,
+    values: Sequence[Sequence[float]] | None = None,
 ) -> dict[str, Any]:
     """Inputs and every intermediate step of one query's attention, from attention_ref.
 
     Parameters
     ----------
     q : sequence of float, shape (d_k,)
-        The query.
+        The query. By default, the lesson's worked example (its inputs as
+        :func:`site_build.worked_example.read` finds them, read now).
     keys : sequence of sequences, shape (n_k, d_k)
     values : sequence of sequences, shape (n_k, d_v)
 
@@ -89,14 +86,19 @@ def worked_example(
 
     Examples
     --------
-    >>> ex = worked_example()
-    >>> ex["d_k"], ex["scale"], [round(x, 2) for x in ex["output"]]
-    (4, 0.5, [5.68, 1.55])
+    >>> ex = worked_example(q=[2, 0], keys=[[1, 0], [0, 1]], values=[[1, 0], [0, 1]])
+    >>> ex["d_k"], ex["scores"], [round(x, 3) for x in ex["weights"]]
+    (2, [2.0, 0.0], [0.804, 0.196])
     >>> worked_example(q=[[1, 0, 1, 0]])
     Traceback (most recent call last):
     ...
     ValueError: the explorer's query must be one vector (d_k,), got shape (1, 4)
     """
+    if q is None or keys is None or values is None:
+        lesson = read()
+        q = lesson.q if q is None else q
+        keys = lesson.keys if keys is None else keys
+        values = lesson.values if values is None else values
     q_arr = np.asarray(q, dtype=np.float64)
     if q_arr.ndim != 1:
         raise ValueError(f"the explorer's query must be one vector (d_k,), got shape {q_arr.shape}")
@@ -115,7 +117,9 @@ def worked_example(
     }
 
 
-def challenge_data(lo: float | None = None, hi: float | None = None) -> dict[str, Any]:
+def challenge_data(
+    lo: float | None = None, hi: float | None = None, example: WorkedExample | None = None
+) -> dict[str, Any]:
     """The explorer's challenges, with the numbers their explanations rest on, from attention_ref.
 
     - ``win``: the key the reader must make win.
@@ -125,28 +129,32 @@ def challenge_data(lo: float | None = None, hi: float | None = None) -> dict[str
     - ``double``: the query to stretch, the factor, and attention_ref's weights before
       and after.
 
-    ``lo`` and ``hi`` are the query controls' range (default: :data:`QUERY_CONTROLS`).
+    ``lo`` and ``hi`` are the query controls' range (default: :data:`QUERY_CONTROLS`);
+    ``example`` the query, keys and values (default: the lesson's, read now).
 
     Examples
     --------
-    >>> ch = challenge_data()
-    >>> ch["near"]["closest"]["q"]
-    [-3.0, 3.0, -3.0, 3.0]
+    >>> made_up = WorkedExample(q=[1, 0], keys=[[1, 0], [0, 1], [1, 1]],
+    ...                         values=[[4, 0], [0, 4], [2, 2]])
+    >>> ch = challenge_data(example=made_up)
+    >>> ch["near"]["closest"]["q"]  # k2 minus the mean of the other keys: [-1, 0.5]
+    [-3.0, 3.0]
     >>> round(ch["near"]["closest"]["distance"], 3), ch["near"]["closest"]["distance"] > 0
-    (0.065, True)
+    (0.371, True)
     >>> [round(w, 3) for w in ch["double"]["weights"]]
-    [0.665, 0.09, 0.245]
+    [0.446, 0.108, 0.446]
     """
     lo = float(cast(float, QUERY_CONTROLS["min"])) if lo is None else lo
     hi = float(cast(float, QUERY_CONTROLS["max"])) if hi is None else hi
-    keys = np.asarray(WORKED_KEYS, dtype=np.float64)
-    values = np.asarray(WORKED_VALUES, dtype=np.float64)
+    example = read() if example is None else example
+    keys = np.asarray(example.keys, dtype=np.float64)
+    values = np.asarray(example.values, dtype=np.float64)
     # Each component at the end of its range that raises the target key's score more
     # than the others': the sign of (k_target - mean of the other keys).
     others = np.delete(keys, NEAR_VALUE, axis=0).mean(axis=0)
     corner = np.where(keys[NEAR_VALUE] - others >= 0, hi, lo)
     closest_out = attention_ref.scaled_dot_product_attention(corner, keys, values)
-    base = np.asarray(WORKED_Q, dtype=np.float64)
+    base = np.asarray(example.q, dtype=np.float64)
     return {
         "win": WIN_KEY,
         "near": {
@@ -202,11 +210,12 @@ def explorer_data() -> dict[str, Any]:
     choices = dk_choices(1, 1024)
     if DK_DEFAULT not in choices:
         raise ValueError(f"the default d_k {DK_DEFAULT} is not one of the slider's stops")
+    lesson = read()
     return {
         "schema": 1,
-        "worked_example": worked_example(),
+        "worked_example": worked_example(lesson.q, lesson.keys, lesson.values),
         "query_controls": dict(QUERY_CONTROLS),
-        "challenges": challenge_data(),
+        "challenges": challenge_data(example=lesson),
         "dk_slider": {
             "d_k": choices,
             "default_d_k": DK_DEFAULT,

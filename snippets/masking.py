@@ -14,15 +14,14 @@ from attention_ref import (
     softmax,
 )
 
-q = np.array([1, 0, 1, 0])  # (d_k,)
-K = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]])  # (n_k, d_k)
+from worked_example import K, q  # the worked example's query and keys
 
 keep = [True, False, True]  # (n_k,): k_2, at position 1, is hidden
 print(attention_weights(q, K, mask=keep).round(3).tolist())
 # --8<-- [end:hide_a_key]
 
 # --8<-- [start:minus_inf]
-s = scaled_scores(q, K)  # (n_k,): [1.0, 0.0, 0.5]
+s = scaled_scores(q, K)  # (n_k,): the scaled scores of step 2
 masked = np.where(keep, s, -np.inf)  # a hidden key scores -inf
 print(masked.tolist())
 print(np.exp(masked).round(3).tolist())  # e^-inf = 0

@@ -11,9 +11,7 @@ import numpy as np
 
 from attention_ref import scaled_dot_product_attention
 
-q = np.array([1, 0, 1, 0])  # the worked example again
-K = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]])  # (n_k, d_k)
-V = np.array([[10, 0], [0, 5], [2, 2]])  # (n_k, d_v)
+from worked_example import K, V, q  # the worked example again
 
 order = [2, 0, 1]  # a new order for the key-value pairs
 same = scaled_dot_product_attention(q, K[order], V[order])

@@ -1,3 +1,4 @@
+# ruff: noqa: E402 (each section imports what it shows, where it shows it)
 """Three mask pitfalls: a fully masked row, -inf in float16, the opposite conventions.
 
 Run the file on its own with ``python snippets/pitfalls.py``.
@@ -24,8 +25,8 @@ print(float(big))
 # --8<-- [end:float16]
 
 # --8<-- [start:conventions]
-q = np.array([1, 0, 1, 0])  # the worked example's query and keys
-K = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]])  # (n_k, d_k)
+from worked_example import K, q  # the worked example's query and keys
+
 keep = np.array([True, False, True])  # True = may attend: hide k_2
 print(attention_weights(q, K, mask=keep).round(3).tolist())
 print(attention_weights(q, K, mask=~keep).round(3).tolist())  # inverted

@@ -5,12 +5,9 @@ Uses the worked example's query and keys. Run the file on its own with
 """
 
 # --8<-- [start:temperature]
-import numpy as np
-
 from attention_ref import attention_weights
 
-q = np.array([1, 0, 1, 0])  # the worked example's query
-K = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]])  # (n_k, d_k)
+from worked_example import K, q  # the query and keys of the example below
 
 for c in (0.5, 1, 2, 4):  # the same direction, c times as long
     w = attention_weights(c * q, K)  # (n_k,)

@@ -8,9 +8,11 @@ worked example's scaled scores. Run the file on its own with
 # --8<-- [start:properties]
 import numpy as np
 
-from attention_ref import softmax, softmax_jacobian
+from attention_ref import scaled_scores, softmax, softmax_jacobian
 
-z = np.array([1.0, 0.0, 0.5])  # the worked example's scaled scores
+from worked_example import K, q
+
+z = scaled_scores(q, K)  # (n_k,): the worked example's scaled scores
 print(softmax(z + 100).round(3).tolist(), "z + 100")
 for t in (1, 0.1, 0.01):  # temperature: softmax(z / t)
     print(softmax(z / t).round(3).tolist(), f"z / {t}")

@@ -4,6 +4,11 @@ One query, three keys, three values: every number the lesson page prints for the
 example comes from running these sections. Run the file on its own with
 ``python snippets/worked_example.py``. Lines are kept short so that the page shows
 them without a scroll bar.
+
+The ``data`` section is the one place where the example's inputs are written. Every
+other snippet, the explorer's data, the practice checks and the tests read them from
+here (``from worked_example import q, K, V``): change an input here, then run
+``make outputs`` (CONTRIBUTING.md, "Change the worked example").
 """
 
 # --8<-- [start:data]
@@ -26,6 +31,14 @@ K = np.array([k_1, k_2, k_3])  # (n_k, d_k) = (3, 4)
 v_1, v_2, v_3 = [10, 0], [0, 5], [2, 2]
 V = np.array([v_1, v_2, v_3])  # (n_k, d_v) = (3, 2)
 # --8<-- [end:data]
+
+# Imported for its inputs (``from worked_example import q, K, V``), or run by a tool
+# that wants them, the file prints nothing: its steps print when it runs as a script.
+if __name__ != "__main__":
+
+    def print(*args: object, **kwargs: object) -> None:
+        """Print nothing: the importer came for the inputs."""
+
 
 # --8<-- [start:scores]
 s = scores(q, K)  # (n_k,): one dot product per key

@@ -39,7 +39,13 @@ from typing import Any
 
 import markdown
 
-from testbed.sybil_docs import _mkdocs_yml, _page_src_path, _plain, expand_includes
+from testbed.sybil_docs import (
+    _mkdocs_yml,
+    _page_src_path,
+    _plain,
+    expand_includes,
+    snippets_importable,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "mkdocs.yml"
@@ -178,6 +184,7 @@ def _record(page: str, sentence: str) -> None:
 
 def run_snippet(name: str) -> dict[str, Any]:
     """Run ``snippets/<name>`` as a script, quietly, and return its variables."""
+    snippets_importable(ROOT)
     with contextlib.redirect_stdout(io.StringIO()):
         return runpy.run_path(str(SNIPPETS / name))
 

@@ -42,6 +42,7 @@ import functools
 import io
 import os
 import re
+import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import redirect_stdout
@@ -166,6 +167,18 @@ def expand_includes(text: str, config_file: Path, page: Path, *, auto_append: bo
     )
     lines = md.preprocessors["snippet"].run(text.split("\n"))
     return "\n".join(lines)
+
+
+def snippets_importable(root: Path) -> None:
+    """Let code from ``root/snippets`` import its neighbours, as ``python snippets/x.py`` can.
+
+    A snippet may take another's variables (``from worked_example import q, K, V``):
+    run as a script, its own folder is on ``sys.path``; run on a page, or by
+    ``runpy``, the folder is added here (at the end, once).
+    """
+    folder = str(root / "snippets")
+    if (root / "snippets").is_dir() and folder not in sys.path:
+        sys.path.append(folder)
 
 
 def find_config_file(start: Path) -> Path:
@@ -294,6 +307,7 @@ class RenderedMarkdownDocument(Document):
         document = cls(expanded, path)
         document.raw_text = raw
         document.root = config_file.parent
+        snippets_importable(document.root)
 
         def expand(text: str) -> str:
             return expand_includes(text, config_file, page, auto_append=False)

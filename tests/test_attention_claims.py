@@ -17,31 +17,38 @@ import numpy as np
 import pytest
 
 from attention_ref import attention_weights, causal_mask, softmax, softmax_jacobian
+from site_build.worked_example import as_floats, read
 from testbed.claims import claim, run_snippet, snippet_fixture
 
 PAGE = "attention.md"
 ROOT = Path(__file__).resolve().parent.parent
 
-# The worked example, written out here: the oracle does not import the snippet's numbers.
-Q = np.array([1.0, 0.0, 1.0, 0.0])
-K = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]])
-V = np.array([[10.0, 0.0], [0.0, 5.0], [2.0, 2.0]])
+# The worked example's inputs, from their one source (snippets/worked_example.py), so
+# that a sentence about them fails when they change. The oracle is independent in how
+# it computes: plain loops and math.exp below, not attention_ref or the snippet's steps.
+Q, K, V = as_floats(read())  # (d_k,), (n_k, d_k), (n_k, d_v)
 
 
 example = snippet_fixture("example", "worked_example.py")
 
 
+def by_hand_scaled() -> list[float]:
+    """The worked example's scaled scores from the formula, one dot product at a time."""
+    return [sum(a * b for a, b in zip(Q, k, strict=True)) / math.sqrt(len(Q)) for k in K]
+
+
 def by_hand_weights() -> np.ndarray:
     """The worked example's weights from the formula, one exponential at a time."""
-    scaled = [sum(a * b for a, b in zip(Q, k, strict=True)) / math.sqrt(4) for k in K]
-    e = [math.exp(x) for x in scaled]
+    e = [math.exp(x) for x in by_hand_scaled()]
     return np.array([x / sum(e) for x in e])
 
 
 def test_the_keys_match_the_query_fully_not_at_all_and_by_half() -> None:
     claim(PAGE, "The first key has exactly the query's pattern, the second shares nothing")
     claim(PAGE, "and the third matches half of it")
-    assert (K[0] == Q).all() and K[1] @ Q == 0 and K[2] @ Q == (Q @ Q) / 2
+    assert (K[0] == Q).all(), f"k_1 = {K[0].tolist()} is not the query's pattern {Q.tolist()}"
+    assert K[1] @ Q == 0, f"k_2 shares {K[1] @ Q:g} with the query, not nothing"
+    assert K[2] @ Q == (Q @ Q) / 2, f"k_3 matches {K[2] @ Q:g} of the query's {Q @ Q:g}"
 
 
 def test_the_best_match_gets_the_lions_share(example: dict[str, Any]) -> None:
@@ -71,8 +78,8 @@ def test_a_weight_is_not_a_contribution(example: dict[str, Any]) -> None:
     assert w.argmax() == 0 and round(100 * rows[0, 0] / out[0]) == 89
     assert w.argmin() == 1 and round(100 * rows[1, 1] / out[1]) == 60
     assert w[1] < w[2] and np.linalg.norm(rows[1]) > np.linalg.norm(rows[2])
-    # The reviewer's numbers: v_2 adds [0, 0.932], v_3 adds [0.614, 0.614].
-    np.testing.assert_allclose(rows[1:], [[0, 0.932], [0.614, 0.614]], atol=5e-4)
+    # The rows the page prints (step 4's contributions) are these, computed by the snippet.
+    np.testing.assert_allclose(example["contributions"], rows, rtol=1e-12)
 
 
 def test_the_second_query_leans_towards_v2(example: dict[str, Any]) -> None:
@@ -93,22 +100,25 @@ def test_a_longer_query_acts_like_a_lower_temperature() -> None:
 
 def test_the_scale_is_an_inverse_temperature() -> None:
     claim(PAGE, r"is an inverse temperature (dividing by \(\sqrt{d_k}\) is a temperature of")
-    t = math.sqrt(4)
+    t = math.sqrt(len(Q))
     np.testing.assert_allclose(attention_weights(Q, K), softmax((K @ Q) / t), rtol=1e-15)
 
 
-def test_the_keys_are_a_set() -> None:
+def test_the_keys_are_a_set(example: dict[str, Any]) -> None:
     claim(PAGE, "Shuffle the key-value pairs, keeping each value with its key, and the output")
     order = [2, 0, 1]
     by_loop = sum(w * v for w, v in zip(by_hand_weights(), V, strict=True))
     shuffled = attention_weights(Q, K[order]) @ V[order]
     np.testing.assert_allclose(shuffled, by_loop, rtol=1e-12)
+    # "the output stays the same": the section's snippet shuffles the worked example's own.
+    np.testing.assert_allclose(run_snippet("order.py")["same"], example["output"], rtol=1e-12)
 
 
 def test_softmax_ignores_a_shift_and_tends_to_argmax() -> None:
     claim(PAGE, "Adding the same number to every score changes nothing")
     claim(PAGE, r"\(t \to 0\) softmax tends to argmax, all the weight on the best score")
-    z = np.array([1.0, 0.0, 0.5])
+    z = np.array(by_hand_scaled())  # the scores the section's snippet uses
+    np.testing.assert_allclose(run_snippet("softmax_why.py")["z"], z, rtol=1e-15)
     np.testing.assert_allclose(softmax(z + 100), softmax(z), rtol=1e-12)
     cold = softmax(z / 0.001)
     assert cold[0] == pytest.approx(1) and cold.argmax() == z.argmax()
@@ -118,11 +128,11 @@ def test_the_jacobian_and_the_gradient_reach() -> None:
     claim(PAGE, "Each column adds up to 0: the weights keep adding up to one.")
     claim(PAGE, r"It is largest when \(p_j\) is one half and vanishes as \(p_j\) goes to 0 or to 1")
     ran = run_snippet("softmax_why.py")
-    p = softmax(np.array([1.0, 0.0, 0.5]))
+    z = np.array(by_hand_scaled())
+    p = softmax(z)
     # The derivative by central differences, one score at a time: an oracle of its own.
     h = 1e-6
-    z = np.array([1.0, 0.0, 0.5])
-    cols = [(softmax(z + h * e) - softmax(z - h * e)) / (2 * h) for e in np.eye(3)]
+    cols = [(softmax(z + h * e) - softmax(z - h * e)) / (2 * h) for e in np.eye(len(z))]
     np.testing.assert_allclose(ran["J"], np.array(cols).T, atol=1e-8)
     np.testing.assert_allclose(ran["J"].sum(axis=0), 0, atol=1e-15)
     reach = [2 * x * (1 - x) for x in np.linspace(0, 1, 101)]
@@ -150,6 +160,10 @@ def test_even_the_tiny_example_is_more_lopsided_unscaled(example: dict[str, Any]
     unscaled = softmax(K @ Q)
     assert unscaled.max() > by_hand_weights().max()
     np.testing.assert_allclose(unscaled, attention_weights(2 * Q, K), rtol=1e-12)
+    # The two rows the page prints: the temperature example's "2 * q" and step 3's unscaled.
+    temperature = run_snippet("similarity.py")  # its q and K, whatever they are
+    doubled = attention_weights(2 * temperature["q"], temperature["K"])
+    np.testing.assert_allclose(doubled, example["unscaled"], rtol=1e-12)
 
 
 def test_dividing_by_d_k_flattens_towards_one_eighth() -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import attention_ref as ar
 from attention_ref import _fast, core
+from site_build.worked_example import read
 from testbed import oracle
 from testbed.oracle import entropy as oracle_entropy
 from testbed.oracle import softmax as oracle_softmax
@@ -245,29 +246,53 @@ def test_steps_compose_to_the_weights(p: Problem) -> None:
     )
 
 
-# --- the worked example, by hand ---------------------------------------------------------
+# --- a hand-worked example, and the lesson's worked example --------------------------------
 
-Q = [1, 0, 1, 0]
-K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-V = [[10, 0], [0, 5], [2, 2]]
+# Worked by hand (not the lesson's example): scores 2, 0, 2 over sqrt(2), so the weights
+# are e^√2, 1, e^√2 over 1 + 2e^√2.
+HAND_Q = [2, 0]
+HAND_K = [[1, 0], [0, 1], [1, 1]]
+HAND_V = [[1, 0], [0, 1], [1, 1]]
+ROOT2 = math.sqrt(2)
+HAND_Z = 1 + 2 * math.exp(ROOT2)
+HAND_W = [math.exp(ROOT2) / HAND_Z, 1 / HAND_Z, math.exp(ROOT2) / HAND_Z]
+
+# The lesson's worked example, from its one source (snippets/worked_example.py).
+LESSON = read()
+Q, K, V = LESSON.q, LESSON.keys, LESSON.values
+
+
+def test_hand_worked_example_step_by_step() -> None:
+    # Step 1: q·k_j = 2, 0, 2.  Step 2: divide by sqrt(2).
+    assert ar.scores(HAND_Q, HAND_K).tolist() == [2.0, 0.0, 2.0]
+    assert ar.scale_scores([2.0, 0.0, 2.0], d_k=2).tolist() == pytest.approx(
+        [ROOT2, 0.0, ROOT2], rel=1e-15
+    )
+    # Step 3: softmax, worked out with math.exp.
+    assert ar.attention_weights(HAND_Q, HAND_K).tolist() == pytest.approx(HAND_W, rel=1e-15)
+    # Step 4: the weighted sum of the values: v_1 + v_3 weigh the same, v_2 the rest.
+    got = ar.scaled_dot_product_attention(HAND_Q, HAND_K, HAND_V)
+    assert got.shape == (2,)
+    out = [2 * math.exp(ROOT2) / HAND_Z, (1 + math.exp(ROOT2)) / HAND_Z]
+    assert got.tolist() == pytest.approx(out, rel=1e-15)
 
 
 def test_worked_example_step_by_step() -> None:
-    # Step 1: q·k_j = 2, 0, 1.  Step 2: divide by sqrt(4) = 2.
-    assert ar.scores(Q, K).tolist() == [2.0, 0.0, 1.0]
-    assert ar.scale_scores([2.0, 0.0, 1.0], d_k=4).tolist() == [1.0, 0.0, 0.5]
-    assert ar.scaled_scores(Q, K).tolist() == [1.0, 0.0, 0.5]
-    # Step 3: softmax, worked out with math.exp.
-    e = [math.exp(1.0), math.exp(0.0), math.exp(0.5)]
+    """The lesson's example against the formula written out in plain Python."""
+    d_k = len(Q)
+    s = [sum(a * b for a, b in zip(Q, k, strict=True)) for k in K]  # step 1: q·k_j
+    assert ar.scores(Q, K).tolist() == pytest.approx(s, rel=1e-15)
+    scaled = [x / math.sqrt(d_k) for x in s]  # step 2
+    assert ar.scale_scores(s, d_k=d_k).tolist() == pytest.approx(scaled, rel=1e-15)
+    assert ar.scaled_scores(Q, K).tolist() == pytest.approx(scaled, rel=1e-15)
+    e = [math.exp(x) for x in scaled]  # step 3: softmax, with math.exp
     w = [x / sum(e) for x in e]
-    assert ar.attention_weights(Q, K).tolist() == pytest.approx(w, rel=1e-15)
-    assert [round(x, 3) for x in w] == [0.506, 0.186, 0.307]  # the lesson rounds 0.3072 to 0.308
+    assert ar.attention_weights(Q, K).tolist() == pytest.approx(w, rel=1e-14)
     # Step 4: the weighted sum of the values.
-    out = [10 * w[0] + 0 * w[1] + 2 * w[2], 0 * w[0] + 5 * w[1] + 2 * w[2]]
+    out = [sum(wj * v[i] for wj, v in zip(w, V, strict=True)) for i in range(len(V[0]))]
     got = ar.scaled_dot_product_attention(Q, K, V)
-    assert got.shape == (2,)
-    assert got.tolist() == pytest.approx(out, rel=1e-15)
-    assert [round(x, 2) for x in got.tolist()] == [5.68, 1.55]
+    assert got.shape == (len(V[0]),)
+    assert got.tolist() == pytest.approx(out, rel=1e-14)
 
 
 def test_worked_example_as_a_batch_of_one_query() -> None:
@@ -520,9 +545,9 @@ def test_a_fully_masked_query_gets_zero_weights_and_a_zero_output(kind: str) -> 
 
 
 def test_a_fully_masked_single_query() -> None:
-    out = ar.scaled_dot_product_attention(Q, K, V, mask=[False, False, False])
+    out = ar.scaled_dot_product_attention(HAND_Q, HAND_K, HAND_V, mask=[False, False, False])
     assert out.tolist() == [0.0, 0.0]
-    assert ar.attention_weights(Q, K, mask=[False, False, False]).tolist() == [0.0, 0.0, 0.0]
+    assert ar.attention_weights(HAND_Q, HAND_K, mask=[False] * 3).tolist() == [0.0, 0.0, 0.0]
 
 
 # --- dtypes ------------------------------------------------------------------------------
@@ -530,9 +555,9 @@ def test_a_fully_masked_single_query() -> None:
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 def test_float_dtypes_are_preserved(dtype: type[np.floating[Any]]) -> None:
-    q, k, v = (np.asarray(x, dtype=dtype) for x in (Q, K, V))
+    q, k, v = (np.asarray(x, dtype=dtype) for x in (HAND_Q, HAND_K, HAND_V))
     assert ar.scores(q, k).dtype == dtype
-    assert ar.scale_scores(ar.scores(q, k), 4).dtype == dtype
+    assert ar.scale_scores(ar.scores(q, k), 2).dtype == dtype
     assert ar.scaled_scores(q, k).dtype == dtype
     assert ar.softmax(q).dtype == dtype
     assert ar.attention_weights(q, k).dtype == dtype
@@ -541,20 +566,19 @@ def test_float_dtypes_are_preserved(dtype: type[np.floating[Any]]) -> None:
     )  # a float64 mask does not promote
     out = ar.scaled_dot_product_attention(q, k, v)
     assert out.dtype == dtype
-    assert out.tolist() == pytest.approx(
-        [5.67919568, 1.54601039], rel=2e-3 if dtype == np.float16 else 1e-6
-    )
+    by_hand = [2 * math.exp(ROOT2) / HAND_Z, (1 + math.exp(ROOT2)) / HAND_Z]
+    assert out.tolist() == pytest.approx(by_hand, rel=2e-3 if dtype == np.float16 else 1e-6)
     assert ar.entropy(ar.softmax(q)).dtype == dtype
     assert ar.softmax_jacobian(ar.softmax(q)).dtype == dtype
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8, np.bool_])
 def test_integer_and_boolean_inputs_become_float64(dtype: type[np.generic]) -> None:
-    q, k, v = (np.asarray(x).astype(dtype) for x in (Q, K, [[1, 0], [0, 1], [1, 1]]))
+    q, k, v = (np.asarray(x).astype(dtype) for x in (HAND_Q, HAND_K, HAND_V))
     for result in (
         ar.scores(q, k),
         ar.scaled_scores(q, k),
-        ar.scale_scores(ar.scores(q, k).astype(dtype), 4),
+        ar.scale_scores(ar.scores(q, k).astype(dtype), 2),
         ar.softmax(q),
         ar.attention_weights(q, k),
         ar.scaled_dot_product_attention(q, k, v),
@@ -564,9 +588,10 @@ def test_integer_and_boolean_inputs_become_float64(dtype: type[np.generic]) -> N
 
 
 def test_mixed_dtypes_follow_numpy_promotion() -> None:
-    q32 = np.asarray(Q, dtype=np.float32)
-    assert ar.scaled_dot_product_attention(q32, np.asarray(K, np.float32), V).dtype == np.float64
-    assert ar.attention_weights(q32, np.asarray(K, np.float16)).dtype == np.float32
+    q32 = np.asarray(HAND_Q, dtype=np.float32)
+    k32 = np.asarray(HAND_K, np.float32)
+    assert ar.scaled_dot_product_attention(q32, k32, HAND_V).dtype == np.float64
+    assert ar.attention_weights(q32, np.asarray(HAND_K, np.float16)).dtype == np.float32
 
 
 # --- entropy and the softmax Jacobian ----------------------------------------------------
@@ -628,16 +653,15 @@ def test_empty_query_set_and_empty_values() -> None:
     assert ar.scaled_dot_product_attention(np.ones((2, 4)), k, np.ones((3, 0))).shape == (2, 0)
 
 
-def test_the_oracle_itself_on_the_worked_example() -> None:
+def test_the_oracle_itself_on_the_hand_worked_example() -> None:
     """The oracle is only a good judge if it gets the hand-worked numbers too."""
-    e = [math.exp(1.0), math.exp(0.0), math.exp(0.5)]
-    w = [x / sum(e) for x in e]
-    out = oracle.scaled_dot_product_attention(Q, K, V)
-    assert out == pytest.approx([10 * w[0] + 2 * w[2], 5 * w[1] + 2 * w[2]], rel=1e-15)
-    assert oracle.attention_weights(Q, K) == pytest.approx(w, rel=1e-15)
-    both = w[0] + w[2]
-    for row in oracle.attention_weights([Q, Q], K, [[True, False, True]]):
-        assert row == pytest.approx([w[0] / both, 0.0, w[2] / both], rel=1e-15)
+    w = HAND_W
+    out = oracle.scaled_dot_product_attention(HAND_Q, HAND_K, HAND_V)
+    assert out == pytest.approx([w[0] + w[2], w[1] + w[2]], rel=1e-15)
+    assert oracle.attention_weights(HAND_Q, HAND_K) == pytest.approx(w, rel=1e-15)
+    # Hiding k_2 leaves two equal scores: half each.
+    for row in oracle.attention_weights([HAND_Q, HAND_Q], HAND_K, [[True, False, True]]):
+        assert row == pytest.approx([0.5, 0.0, 0.5], rel=1e-15)
 
 
 # --- blocks shared out over threads ------------------------------------------------------

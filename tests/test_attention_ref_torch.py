@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_ref as ar
+from site_build.worked_example import as_floats, read
 from testbed.mha_cases import MhaCase, mha_cases
 
 torch = pytest.importorskip(
@@ -74,9 +75,8 @@ def test_agrees_with_torch(
 
 
 def test_worked_example_agrees_with_torch() -> None:
-    q = np.array([[1.0, 0.0, 1.0, 0.0]])
-    k = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]])
-    v = np.array([[10.0, 0.0], [0.0, 5.0], [2.0, 2.0]])
+    q, k, v = as_floats(read())  # the lesson's, from snippets/worked_example.py
+    q = q[np.newaxis]  # (1, d_k)
     np.testing.assert_allclose(
         ar.scaled_dot_product_attention(q, k, v), torch_sdpa(q, k, v), rtol=1e-14
     )

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from testbed.claims import claim, page_text
+from testbed.claims import claim, page_text, run_snippet
 from testbed.claims_list import listing
 
 
 def test_includes_are_expanded_and_markup_dropped() -> None:
     text = page_text("attention.md")
     # The worked example's weights are printed by an included snippet's Output block.
-    assert "[0.506, 0.186, 0.307]" in text
+    assert str(run_snippet("worked_example.py")["weights"].round(3).tolist()) in text
     assert "--8<--" not in text and "<strong>" not in text
     assert not text.startswith("---")  # no front matter
 
@@ -37,17 +37,17 @@ def test_make_claims_lists_what_a_claim_test_looked_for(
     record = tmp_path / "claims.jsonl"
     monkeypatch.setenv("CLAIMS_RECORD", str(record))
     monkeypatch.setenv("PYTEST_CURRENT_TEST", "tests/test_x.py::test_weights (call)")
-    claim("attention.md", "[0.506,\n 0.186, 0.307]")  # found with whitespace collapsed
+    claim("attention.md", "Every weight is positive\n and together they make one.")  # collapsed
     records = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
     assert records == [
         {
             "page": "attention.md",
-            "sentence": "[0.506, 0.186, 0.307]",
+            "sentence": "Every weight is positive and together they make one.",
             "test": "tests/test_x.py::test_weights",
         }
     ]
     assert listing(records, "attention.md") == [
         "tests/test_x.py::test_weights",
-        "    [0.506, 0.186, 0.307]",
+        "    Every weight is positive and together they make one.",
     ]
     assert listing(records, "tokens.md") == []

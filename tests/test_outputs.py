@@ -18,6 +18,7 @@ from textwrap import dedent
 
 import pytest
 
+from site_build import worked_example
 from testbed import ci_summary, outputs
 from tests.test_sybil_docs import MKDOCS_YML
 
@@ -95,12 +96,20 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def by_hand(q: list[float], keys: list[list[float]], values: list[list[float]]) -> list[float]:
+    """Attention for one query, written out: dot products, sqrt(d_k), math.exp, a blend."""
+    e = [math.exp(sum(a * b for a, b in zip(q, k, strict=True)) / math.sqrt(len(q))) for k in keys]
+    columns = zip(*values, strict=True)
+    return [sum(x * c for x, c in zip(e, column, strict=True)) / sum(e) for column in columns]
+
+
 def test_a_changed_input_rewrites_only_the_output_blocks(copy: Path) -> None:
     snippet = copy / "snippets" / "worked_example.py"
-    text = snippet.read_text(encoding="utf-8")
-    assert "v_1, v_2, v_3 = [10, 0], [0, 5], [2, 2]" in text
-    snippet.write_text(text.replace("= [10, 0], [0, 5]", "= [10, 1], [0, 5]"), encoding="utf-8")
-    git(copy, "commit", "-q", "-am", "v_1 = [10, 1]")
+    was = worked_example.read(snippet)
+    v_1 = [was.values[0][0], was.values[0][1] + 1]  # its second coordinate one more
+    text = worked_example.with_input(snippet.read_text(encoding="utf-8"), "v_1", v_1)
+    snippet.write_text(text, encoding="utf-8")
+    git(copy, "commit", "-q", "-am", f"v_1 = {v_1}")
     before = {p: p.read_bytes() for p in copy.rglob("*.md")}
 
     first = run(copy, "--no-claims")
@@ -114,14 +123,16 @@ def test_a_changed_input_rewrites_only_the_output_blocks(copy: Path) -> None:
         assert removed <= output_lines(old), f"{name}: lines outside Output blocks removed"
         assert added <= output_lines(new), f"{name}: lines outside Output blocks added"
         assert len(old.split("\n")) - len(removed) == len(new.split("\n")) - len(added)
-    # The home page's answer, by hand: scores 2, 0, 1 over sqrt(4), then softmax.
-    e = [math.exp(1), math.exp(0), math.exp(0.5)]
-    second = (e[0] * 1 + e[1] * 5 + e[2] * 2) / sum(e)
+    # The home page's answer, by hand, before and after (only its second coordinate moves).
+    old = str([round(x, 2) for x in by_hand(was.q, was.keys, was.values)])
+    now = by_hand(was.q, was.keys, [v_1, *was.values[1:]])
+    new = str([round(x, 2) for x in now])
+    assert old != new and old.split(",")[0] == new.split(",")[0]
     index = (copy / "docs" / "index.md").read_text(encoding="utf-8")
-    assert f'```text title="Output"\n[5.68, {round(second, 2)}]\n```' in index
-    assert f"docs/index.md line {index.split(chr(10)).index('[5.68, 2.05]')}" in first.stdout
+    assert f'```text title="Output"\n{new}\n```' in index
+    assert f"docs/index.md line {index.split(chr(10)).index(new)}" in first.stdout
     assert "docs/index.md: 1 checked, 1 rewritten" in first.stdout
-    assert "  [5.68, 1.55] | [5.68, 2.05]\n" in first.stdout  # old beside new
+    assert f"  {old} | {new}\n" in first.stdout  # old beside new
 
     doc_tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "docs", "README.md"],

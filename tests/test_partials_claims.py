@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,7 +22,8 @@ import numpy as np
 import pytest
 
 from attention_ref import attention_weights
-from testbed.claims import claim, run_snippet
+from site_build.worked_example import as_floats, read
+from testbed.claims import claim, page_text, run_snippet
 from tests.test_heatmap_data import default_head_py, weights
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,8 +134,9 @@ def test_the_output_stays_in_the_triangle_of_the_values() -> None:
     claim(LESSON_1, "Since the weights are positive and add up to 1, the output can never leave")
     claim(LESSON_1, "the triangle the values span")
     rng = np.random.default_rng(seed=5)
-    keys = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]], dtype=float)
-    for q in rng.normal(scale=4, size=(200, 4)):
+    _, keys, values = as_floats(read())  # the explorer's: the worked example's
+    assert len(keys) == len(values) == 3  # three values span a triangle
+    for q in rng.normal(scale=4, size=(200, keys.shape[1])):
         w = attention_weights(q, keys)
         assert (w > 0).all() and w.sum() == pytest.approx(1)  # barycentric coordinates
 
@@ -142,8 +145,21 @@ def test_the_output_stays_in_the_triangle_of_the_values() -> None:
 
 
 def test_step_one_quotes_the_worked_examples_dot_product() -> None:
-    claim(LESSON_1, "dot([1, 0, 1, 0], [1, 0, 1, 0]) is 2")
-    assert sum(a * b for a, b in zip([1, 0, 1, 0], [1, 0, 1, 0], strict=True)) == 2
+    """The sentence quotes q, k_1 and their dot product: all three from the one source."""
+    claim(LESSON_1, "It is how a query meets a key: in the worked example, dot(")
+    said = re.search(
+        r"in the worked example, dot\((\[[^\]]*\]), (\[[^\]]*\])\) is (-?[\d.]+)\.",
+        page_text(LESSON_1),
+    )
+    assert said, "step 1 no longer quotes a dot product of the worked example"
+    example = read()
+    q, k_1 = example.q, example.keys[0]
+    dot = sum(a * b for a, b in zip(q, k_1, strict=True))  # by hand
+    quoted = (json.loads(said[1]), json.loads(said[2]), float(said[3]))
+    assert quoted == (q, k_1, dot), (
+        f"step 1 says dot({said[1]}, {said[2]}) is {said[3]}; the worked example's q and "
+        f"k_1 are {q} and {k_1}, whose dot product is {dot:g}"
+    )
 
 
 def test_steps_6_and_7_have_a_case_with_scores_in_the_thousands() -> None:
@@ -223,4 +239,5 @@ def test_home_page_says_the_output_would_stop_matching() -> None:
     # tests/test_sybil_docs.py::test_output_block_must_match_what_the_code_prints.
     claim(HOME, "If a change to the code moves that answer, the output above no longer matches")
     ran = run_snippet("worked_example.py")
-    assert ran["same"].round(2).tolist() == [5.68, 1.55]  # the block the home page shows
+    shown = '```text title="Output"\n' + str(ran["same"].round(2).tolist()) + "\n```"
+    assert shown in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")  # that answer

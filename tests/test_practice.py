@@ -47,6 +47,8 @@ from attention_ref import (
 )
 from attention_ref.induction import Adam
 from site_build import editor_bundle, practice
+from site_build.worked_example import practice_text, read
+from testbed.claims import run_snippet
 
 ROOT = Path(__file__).resolve().parent.parent
 PRACTICE = ROOT / "snippets" / "practice"
@@ -68,6 +70,8 @@ EXPECTED_HINT = re.compile(r"^EXPECTED_HINT:\s*(\S+)\s*$", re.MULTILINE)
 
 sys.path.insert(0, str(PRACTICE))
 import _harness as h  # noqa: E402
+
+WORKED = read()  # lesson 1's worked example, from its one source
 
 
 def checks_of(step: Path) -> ModuleType:
@@ -215,15 +219,17 @@ def test_every_hint_a_mistake_can_earn_is_exercised() -> None:
 
 def test_step_4_uses_the_worked_examples_exact_weights() -> None:
     """The worked case of step 4 weighs with the exact weights, so its answer is the page's."""
-    q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-    v = [[10, 0], [0, 5], [2, 2]]
+    q, k, v = (WORKED.q, WORKED.keys, WORKED.values)
+    page = run_snippet("worked_example.py")
     [worked] = [c for c in checks_of(LESSON_1 / "04_weighted_sum").cases() if "worked" in c.name]
     np.testing.assert_allclose(worked.args[0], attention_weights(q, k), rtol=1e-15)
-    assert [round(x, 2) for x in worked.expected] == [5.68, 1.55]  # what the page prints
+    # What the page prints, to two decimals (step 4 of the worked example).
+    assert [round(x, 2) for x in worked.expected] == page["output"].round(2).tolist()
     np.testing.assert_allclose(worked.expected, scaled_dot_product_attention(q, k, v), rtol=1e-15)
-    for step in STEPS:  # rounded weights (0.506, or another write-up's 0.308) appear nowhere
+    printed = [f"{w:.3f}" for w in page["weights"]] + ["0.308"]  # and another write-up's
+    for step in STEPS:  # rounded weights appear nowhere in the checks
         text = (step / "checks.py").read_text(encoding="utf-8")
-        assert "0.308" not in text and "0.506" not in text, step.name
+        assert not [w for w in printed if w in text], step.name
 
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda p: p.name)
@@ -450,15 +456,27 @@ def test_expected_values_agree_with_attention_ref(step: Path) -> None:
 
 
 def test_the_worked_example_is_a_case_of_every_step_that_can_take_it() -> None:
-    q, k = [1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-    v = [[10, 0], [0, 5], [2, 2]]
+    q, k, v = (WORKED.q, WORKED.keys, WORKED.values)
     by_step = {s.name: [c.args for c in checks_of(s).cases()] for s in STEPS}
-    assert (q, k[0]) in by_step["01_dot"]
+    assert all((q, key) in by_step["01_dot"] for key in k)
     assert (q, k) in by_step["02_scores"]
-    assert ([1.0, 0.0, 0.5],) in by_step["03_softmax"]
+    [(scaled,)] = [a for a in by_step["03_softmax"] if a[0] == pytest.approx(scaled_scores(q, k))]
+    np.testing.assert_allclose(scaled, scaled_scores(q, k), rtol=1e-15)
     assert (q, k, v) in by_step["05_attend"]
     out = next(c for c in checks_of(LESSON_1 / "05_attend").cases() if c.args == (q, k, v))
-    assert [round(x, 2) for x in out.expected] == [5.68, 1.55]  # the lesson's numbers
+    page = run_snippet("worked_example.py")
+    assert [round(x, 2) for x in out.expected] == page["output"].round(2).tolist()  # printed
+
+
+def test_step_1_names_the_worked_keys_by_what_they_are() -> None:
+    """The check names say k_2 is orthogonal to q and k_3 a partial match: it is so."""
+    q, (_, k_2, k_3) = WORKED.q, WORKED.keys
+    names = [c.name for c in checks_of(LESSON_1 / "01_dot").cases()]
+    assert "worked example: q · k_2 (orthogonal)" in names
+    assert sum(a * b for a, b in zip(q, k_2, strict=True)) == 0
+    assert "worked example: q · k_3 (partial match)" in names
+    partial = sum(a * b for a, b in zip(q, k_3, strict=True))
+    assert 0 < partial < sum(a * b for a, b in zip(q, q, strict=True))
 
 
 def test_lesson_2_worked_example_is_a_case_with_the_numbers_the_page_prints() -> None:
@@ -583,8 +601,9 @@ def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:
     """The three downloaded files in one folder, as the page names them."""
     step = LESSON_1 / "01_dot"
     shutil.copy(PRACTICE / "_harness.py", tmp_path / "_harness.py")
-    shutil.copy(step / "checks.py", tmp_path / "01_dot_checks.py")
-    shutil.copy(step / "starter.py", tmp_path / "01_dot_starter.py")
+    for name in ("checks.py", "starter.py"):  # as published: the worked example written in
+        text = practice_text((step / name).read_text(encoding="utf-8"), WORKED, name)
+        (tmp_path / f"01_dot_{name}").write_text(text, encoding="utf-8")
     shutil.copy(step / "solution.py", tmp_path / "answer.py")
     starter = _cli(tmp_path / "01_dot_checks.py", tmp_path / "01_dot_starter.py", cwd=tmp_path)
     assert starter.returncode == 1 and "NotImplementedError" in starter.stdout
@@ -792,7 +811,9 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
         assert manifest["limits"] == {"print_chars": 400, "run_ms": 5000, "start_stall_ms": 60000}
         for step in manifest["steps"]:
             folder = PRACTICE / lesson / step["id"]
-            assert step["starter"] == (folder / "starter.py").read_text(encoding="utf-8")
+            starter = (folder / "starter.py").read_text(encoding="utf-8")
+            assert step["starter"] == practice_text(starter, WORKED, "starter.py")
+            assert "{{" not in step["starter"] and "_worked_example" not in step["checks"]
             assert step["solution"] == (folder / "solution.py").read_text(encoding="utf-8")
             assert step["function"] == checks_of(folder).FUNCTION
             assert files[f"practice/files/{step['id']}/checks.py"] == step["checks"]

@@ -52,8 +52,11 @@ WRONG = "def dot(a, b):\n    return 0\n"
 
 def drive(*runs: tuple[str, str]) -> list[dict[str, Any]]:
     """Run ``(step, source)`` pairs through one Guard in a fresh process, in order."""
+    # As the browser receives them: published, the worked example's values written in.
     checks = {
-        step: (folder / "checks.py").read_text(encoding="utf-8") for step, folder in STEPS.items()
+        step.id: step.checks
+        for lesson in sorted({folder.parent for folder in STEPS.values()})
+        for step in practice.read_steps(lesson)
     }
     harness = (PRACTICE / "_harness.py").read_text(encoding="utf-8")
     done = subprocess.run(

@@ -88,6 +88,9 @@ def test_every_snippet_and_section_is_included_by_a_page(snippet: Path) -> None:
 def test_every_snippet_runs_on_its_own(snippet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(sys, "argv", [str(snippet)])
+    # As `python snippets/x.py` does: the script's folder first on sys.path, so that a
+    # snippet can import its neighbour (`from worked_example import q, K, V`).
+    monkeypatch.syspath_prepend(str(snippet.parent))
     printed = StringIO()
     with redirect_stdout(printed):
         runpy.run_path(str(snippet), run_name="__main__")

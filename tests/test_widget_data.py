@@ -1,4 +1,8 @@
-"""The query explorer's exported data: the worked example's numbers, worked by hand."""
+"""The query explorer's exported data: the worked example's numbers, worked by hand.
+
+The inputs come from their one source, ``snippets/worked_example.py``; the oracle here
+recomputes every step from them with plain Python loops and ``math``.
+"""
 
 from __future__ import annotations
 
@@ -12,35 +16,50 @@ import pytest
 
 import attention_ref
 from site_build.widget_data import (
-    WORKED_KEYS,
-    WORKED_VALUES,
+    PRECISION,
     dk_choices,
     explorer_data,
     explorer_json,
     worked_example,
 )
+from site_build.worked_example import read
+from testbed.claims import run_snippet
+
+LESSON = read()
 
 
 def test_worked_example_inputs_are_the_lessons() -> None:
     ex = explorer_data()["worked_example"]
-    assert ex["q"] == [1, 0, 1, 0]
-    assert ex["keys"] == [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-    assert ex["values"] == [[10, 0], [0, 5], [2, 2]]
-    assert ex["d_k"] == 4
-    assert ex["scale"] == 0.5
+    assert (ex["q"], ex["keys"], ex["values"]) == (LESSON.q, LESSON.keys, LESSON.values)
+    assert ex["d_k"] == len(LESSON.q) == len(LESSON.keys[0])
+    assert ex["scale"] == pytest.approx(1 / math.sqrt(ex["d_k"]), rel=1e-15)
 
 
 def test_worked_example_steps_by_hand() -> None:
     ex = worked_example()
-    assert ex["scores"] == [2.0, 0.0, 1.0]  # 1+1, 0, 1
-    assert ex["scaled"] == [1.0, 0.0, 0.5]  # divided by sqrt(4) = 2
-    e = [math.e, 1.0, math.sqrt(math.e)]  # exp(1), exp(0), exp(0.5)
-    total = sum(e)
-    assert ex["weights"] == pytest.approx([x / total for x in e], rel=1e-12)
-    assert [round(w, 3) for w in ex["weights"]] == [0.506, 0.186, 0.307]
-    expected_out = [10 * e[0] / total + 2 * e[2] / total, 5 * e[1] / total + 2 * e[2] / total]
-    assert ex["output"] == pytest.approx(expected_out, rel=1e-12)
-    assert [round(x, 2) for x in ex["output"]] == [5.68, 1.55]
+    q, keys, values = LESSON.q, LESSON.keys, LESSON.values
+    scores = [sum(a * b for a, b in zip(q, k, strict=True)) for k in keys]
+    assert ex["scores"] == pytest.approx(scores, rel=1e-15)
+    scaled = [s / math.sqrt(len(q)) for s in scores]
+    assert ex["scaled"] == pytest.approx(scaled, rel=1e-15)
+    e = [math.exp(s) for s in scaled]
+    weights = [x / sum(e) for x in e]
+    assert ex["weights"] == pytest.approx(weights, rel=1e-12)
+    out = [
+        sum(w * v[i] for w, v in zip(weights, values, strict=True)) for i in range(len(values[0]))
+    ]
+    assert ex["output"] == pytest.approx(out, rel=1e-12)
+
+
+def test_the_widget_starts_from_the_numbers_the_page_prints() -> None:
+    """Rounded as the widget shows them, its weights and output are the page's (step 3, step 4)."""
+    page = run_snippet("worked_example.py")
+    ex = worked_example()
+    shown = [round(w, PRECISION["weights"]) for w in ex["weights"]]
+    assert shown == page["weights"].round(PRECISION["weights"]).tolist()
+    assert [round(x, PRECISION["output"]) for x in ex["output"]] == page["output"].round(
+        PRECISION["output"]
+    ).tolist()
 
 
 def test_export_equals_attention_ref() -> None:
@@ -100,7 +119,7 @@ def test_challenges_closest_corner_is_the_closest_point_and_never_exact() -> Non
     point gets closer than the exported corner; the doubled weights are sharper."""
     data = explorer_data()
     ch, c = data["challenges"], data["query_controls"]
-    keys, values = WORKED_KEYS, WORKED_VALUES
+    keys, values = LESSON.keys, LESSON.values
     axis = np.linspace(c["min"], c["max"], 13)
     grid = np.stack(np.meshgrid(axis, axis, axis, axis, indexing="ij"), axis=-1).reshape(-1, 4)
     out = attention_ref.scaled_dot_product_attention(grid, keys, values)  # (n, 2)

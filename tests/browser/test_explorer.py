@@ -17,9 +17,14 @@ import numpy as np
 import pytest
 
 import attention_ref
-from site_build.widget_data import PRECISION, WORKED_KEYS, WORKED_VALUES, explorer_data
+from site_build.widget_data import PRECISION, explorer_data
+from site_build.worked_example import read
 from tests.browser.axe import axe_violations, describe, violations_in_both_palettes
 from tests.seeded_normals import draw_sample
+
+# The worked example's inputs, from their one source (snippets/worked_example.py).
+WORKED = read()
+WORKED_KEYS, WORKED_VALUES = WORKED.keys, WORKED.values
 
 DATA = explorer_data()
 N_KEYS = DATA["dk_slider"]["n_keys"]
@@ -192,7 +197,7 @@ def renders(page: Any) -> int:
 def test_initial_state_is_the_worked_example(page: Any, site_url: str) -> None:
     open_explorer(page, site_url)
     q, seed, d_k = check_all(page)
-    assert q == [1, 0, 1, 0]
+    assert q == WORKED.q
     assert (seed, d_k) == (DATA["dk_slider"]["seed"], DATA["dk_slider"]["default_d_k"])
     # The lesson's hand-worked numbers, as the reader sees them.
     assert texts(page, "[data-ex='score']") == ["2.00", "0.00", "1.00"]
@@ -226,7 +231,7 @@ def test_ten_states_match_attention_ref(page: Any, site_url: str) -> None:
     # Back to the worked example.
     page.click("text=Back to the worked example")
     states.append(check_all(page))
-    assert states[-1][0] == [1, 0, 1, 0]
+    assert states[-1][0] == WORKED.q
 
     # Drag the handle with the mouse: 1.5 units left and 1 unit down on the q1-q3 plane.
     box = page.locator(".ex__handle").bounding_box()
@@ -331,7 +336,7 @@ def test_keyboard_only(page: Any, site_url: str) -> None:
     for _ in range(4):  # q2, q3, q4, then the reset button
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
-    assert check_query_part(page) == [1, 0, 1, 0]
+    assert check_query_part(page) == WORKED.q
     page.keyboard.press("Tab")  # the d_k slider
     page.keyboard.press("ArrowRight")
     assert check_dk_part(page)[1] == 128
@@ -442,7 +447,7 @@ def announced(page: Any, text: str) -> None:
 
 def test_challenges_in_and_out_by_keyboard(page: Any, site_url: str) -> None:
     open_explorer(page, site_url)
-    assert only(page, None) == [1, 0, 1, 0]
+    assert only(page, None) == WORKED.q
 
     def axe_clean() -> None:
         """No violation in this state, in the light palette and in the dark one."""
@@ -500,7 +505,7 @@ def test_challenges_in_and_out_by_keyboard(page: Any, site_url: str) -> None:
     handle = page.locator(".ex__handle")
     handle.press("Shift+ArrowRight")
     handle.press("Shift+ArrowUp")
-    assert only(page, "double") == [2, 0, 2, 0]
+    assert only(page, "double") == [2 * x for x in WORKED.q]
     assert "from 0.506 to 0.665" in status(page, "double")
     announced(page, "Challenge 4 done.")
     axe_clean()

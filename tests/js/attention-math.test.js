@@ -13,11 +13,14 @@ const close = (actual, expected, tol = 1e-12) =>
   assert.ok(Math.abs(actual - expected) <= tol, `${actual} is not within ${tol} of ${expected}`);
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
-test("dot, scores and scaling on the worked example by hand", () => {
-  const q = [1, 0, 1, 0];
-  const K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]];
+// A small example worked by hand (the lesson's own is checked against attention_ref's
+// export in explorer.test.js): scores 2, 0, 2 over sqrt(2), weights e^√2, 1, e^√2 over
+// 1 + 2e^√2.
+const HAND = { q: [2, 0], keys: [[1, 0], [0, 1], [1, 1]], values: [[1, 0], [0, 1], [1, 1]] };
+
+test("dot, scores and scaling by hand", () => {
   assert.equal(dot([1, 2, 3], [4, 5, 6]), 32);
-  assert.deepEqual(scores(q, K), [2, 0, 1]);
+  assert.deepEqual(scores(HAND.q, HAND.keys), [2, 0, 2]);
   assert.deepEqual(scaleScores([2, 0, 1], 4), [1, 0, 0.5]);
   assert.deepEqual(scaleScores([3, -6], 9), [1, -2]);
 });
@@ -57,13 +60,15 @@ test("softmax gives -Infinity exactly 0, and a row of only -Infinity all zeros",
   assert.deepEqual(softmax([-Infinity, -Infinity]), [0, 0]);
 });
 
-test("weighted sum and the worked example's output", () => {
+test("weighted sum, and attention from start to end by hand", () => {
   assert.deepEqual(weightedSum([0.5, 0.5], [[10, 0], [0, 4]]), [5, 2]);
-  const r = attend([1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]], [[10, 0], [0, 5], [2, 2]]);
-  assert.deepEqual(r.scores, [2, 0, 1]);
-  assert.deepEqual(r.scaled, [1, 0, 0.5]);
-  assert.deepEqual(r.weights.map((w) => w.toFixed(3)), ["0.506", "0.186", "0.307"]);
-  assert.deepEqual(r.output.map((o) => o.toFixed(2)), ["5.68", "1.55"]);
+  const r = attend(HAND.q, HAND.keys, HAND.values);
+  assert.deepEqual(r.scores, [2, 0, 2]);
+  r.scaled.forEach((s, j) => close(s, [Math.SQRT2, 0, Math.SQRT2][j], 1e-15));
+  const e = Math.exp(Math.SQRT2);
+  const z = 1 + 2 * e;
+  r.weights.forEach((w, j) => close(w, [e / z, 1 / z, e / z][j]));
+  r.output.forEach((o, i) => close(o, [2 * e / z, (1 + e) / z][i]));
 });
 
 test("entropy: log n for an even spread, 0 for one-hot", () => {

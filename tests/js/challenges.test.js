@@ -1,18 +1,35 @@
 // Unit tests of the explorer challenges' conditions (lib/attention-math.js), against
 // values worked by hand on the lesson's keys and values; then against attention_ref's
-// numbers as the build exports them (site_build/widget_data.py).
+// numbers as the build exports them (site_build/widget_data.py). The keys and values
+// come from the export too, that is from their one source, snippets/worked_example.py;
+// the hand-worked cases rest on the scores and outputs they give, checked first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 import {
-  allEqual, challenges, distance, isScaledCopy, winner,
+  allEqual, challenges, distance, isScaledCopy, scores, weightedSum, winner,
 } from "../../docs/javascripts/lib/attention-math.js";
 
-const K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]];
-const V = [[10, 0], [0, 5], [2, 2]];
-const SPEC = { win: 2, near: { value: 1, within: 0.25 }, double: { base: [1, 0, 1, 0], factor: 2 } };
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PYTHON = process.env.PYTHON || `${ROOT}.venv/bin/python`;
+const data = JSON.parse(execFileSync(
+  PYTHON,
+  ["-c", "from site_build.widget_data import explorer_json; print(explorer_json(), end='')"],
+  { cwd: ROOT, encoding: "utf8" },
+));
+const { keys: K, values: V } = data.worked_example;
+
+// What the hand-worked cases below assume of the lesson's keys and values, as formulas:
+// q scores q1 + q3, q2 + q4 and q1; weights a blend the values into
+// [10 a1 + 2 a3, 5 a2 + 2 a3]. A change to the worked example that breaks them fails
+// here first: work the cases again, and look at the challenges the explorer sets.
+const HAND = {
+  scores: (q) => [q[0] + q[2], q[1] + q[3], q[0]],
+  blend: (a) => [10 * a[0] + 2 * a[2], 5 * a[1] + 2 * a[2]],
+};
+const SPEC = { win: 2, near: { value: 1, within: 0.25 }, double: { base: data.worked_example.q, factor: 2 } };
 const close = (actual, expected, tol = 1e-12) =>
   assert.ok(Math.abs(actual - expected) <= tol, `${actual} is not within ${tol} of ${expected}`);
 /** softmax of scores / sqrt(4), written out by hand. */
@@ -21,6 +38,17 @@ const byHand = (s) => {
   const total = e[0] + e[1] + e[2];
   return e.map((x) => x / total);
 };
+
+test("the lesson's keys and values give the scores and blends the cases are worked for", () => {
+  for (const q of [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0.3, -2, 1.5, 4]]) {
+    assert.deepEqual(scores(q, K), HAND.scores(q), `the scores of ${q}: work the cases again`);
+  }
+  for (const a of [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.2, 0.5, 0.3]]) {
+    weightedSum(a, V).forEach((x, i) => close(x, HAND.blend(a)[i]));
+  }
+  // The doubling case starts from the worked query, whose scores are 2, 0 and 1.
+  assert.deepEqual(scores(data.worked_example.q, K), [2, 0, 1], "the worked query: work the cases again");
+});
 
 test("winner: the single largest weight, or -1 for a shared top", () => {
   assert.equal(winner([0.5, 0.3, 0.2]), 0);
@@ -71,7 +99,7 @@ test("the output only approaches v2: close at the corner, never exact", () => {
   // q = [-3, 3, -3, 3]: scores -6, 6, -3; by hand w = softmax(-3, 3, -1.5).
   const c = challenges([-3, 3, -3, 3], K, V, SPEC).near;
   const [a1, a2, a3] = byHand([-6, 6, -3]);
-  const out = [10 * a1 + 2 * a3, 5 * a2 + 2 * a3];
+  const out = HAND.blend([a1, a2, a3]);
   close(c.output[0], out[0]);
   close(c.output[1], out[1]);
   close(c.distance, Math.hypot(out[0], out[1] - 5));
@@ -103,13 +131,6 @@ test("doubling the worked query doubles the scores and sharpens the weights", ()
 });
 
 test("the conditions agree with attention_ref's exported numbers", () => {
-  const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-  const PYTHON = process.env.PYTHON || `${ROOT}.venv/bin/python`;
-  const data = JSON.parse(execFileSync(
-    PYTHON,
-    ["-c", "from site_build.widget_data import explorer_json; print(explorer_json(), end='')"],
-    { cwd: ROOT, encoding: "utf8" },
-  ));
   const W = data.worked_example;
   const ch = data.challenges;
   const spec = { win: ch.win, near: ch.near, double: ch.double };

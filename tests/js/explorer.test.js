@@ -14,24 +14,29 @@ import { attend, fixed, saturation, drawSample } from "../../docs/javascripts/li
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PYTHON = process.env.PYTHON || `${ROOT}.venv/bin/python`;
 
+// The export, and the worked example's own variables from a run of its snippet (the
+// one source of its inputs), in one Python process.
+const BOTH = `
+import json, runpy
+from site_build.widget_data import explorer_json
+ran = runpy.run_path("snippets/worked_example.py")  # run by a tool, it prints nothing
+print(json.dumps({"export": json.loads(explorer_json()),
+                  "snippet": {name: ran[name].tolist() for name in ("q", "K", "V")}}))
+`;
+
 function exported() {
   assert.ok(existsSync(PYTHON), `no Python at ${PYTHON}: run \`make install\` or set PYTHON`);
-  const text = execFileSync(
-    PYTHON,
-    ["-c", "from site_build.widget_data import explorer_json; print(explorer_json(), end='')"],
-    { cwd: ROOT, encoding: "utf8" },
-  );
-  return JSON.parse(text);
+  return JSON.parse(execFileSync(PYTHON, ["-c", BOTH], { cwd: ROOT, encoding: "utf8" }));
 }
 
-const data = exported();
+const { export: data, snippet } = exported();
 
 test("the exported worked example is the lesson's", () => {
   const W = data.worked_example;
-  assert.deepEqual(W.q, [1, 0, 1, 0]);
-  assert.deepEqual(W.keys, [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]);
-  assert.deepEqual(W.values, [[10, 0], [0, 5], [2, 2]]);
-  assert.equal(W.d_k, 4);
+  assert.deepEqual(W.q, snippet.q);
+  assert.deepEqual(W.keys, snippet.K);
+  assert.deepEqual(W.values, snippet.V);
+  assert.equal(W.d_k, snippet.q.length);
 });
 
 test("the JS maths reproduces attention_ref's exported steps", () => {
@@ -63,8 +68,10 @@ test("the d_k slider settings are usable by the widget", () => {
 
 test("numbers are shown with the exported precision, a true minus sign and no -0", () => {
   const P = data.precision;
-  assert.equal(fixed(data.worked_example.weights[2], P.weights), "0.307");
-  assert.equal(fixed(data.worked_example.output[0], P.output), "5.68");
+  assert.equal(P.weights, 3);
+  assert.equal(P.output, 2);
+  assert.equal(fixed(0.30719, P.weights), "0.307");
+  assert.equal(fixed(5.67919, P.output), "5.68");
   assert.equal(fixed(-0.0001, 3), "0.000");
   assert.equal(fixed(-1.25, 1), "\u22121.3"); // toFixed rounds the exact binary value
   assert.equal(fixed(-2, 0), "\u22122");

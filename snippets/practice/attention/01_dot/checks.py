@@ -3,8 +3,10 @@
 Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
 them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
 from this folder in the repository. Either prints every check and exits with status
-0 only when all of them pass. Expected values are worked out by hand
-(fixed cases) or by the plain formula below (seeded random cases).
+0 only when all of them pass. Expected values are worked out by hand (fixed cases)
+or by the plain formula below (the worked example's cases and the seeded random
+cases). The worked example's inputs come from their one source,
+``snippets/worked_example.py``: the build writes them into the copy you download.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from collections.abc import Iterator
 
 import _harness as h
+
+from _worked_example import K, Q
 
 TITLE = "Step 1, the dot product"
 FUNCTION = "dot"
@@ -36,9 +40,7 @@ HINTS: dict[str, str] = {
     "entries and add all the products.",
 }
 
-# The lesson's worked example: the query and its three keys.
-Q = [1, 0, 1, 0]
-K1, K2, K3 = [1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]
+K1, K2, K3 = K  # the lesson's worked example: the query and its three keys
 
 
 def expected(a: list[float], b: list[float]) -> float:
@@ -47,10 +49,13 @@ def expected(a: list[float], b: list[float]) -> float:
 
 
 def cases() -> list[h.Case]:
+    by_hand = " + ".join(f"{a}·{b}" for a, b in zip(Q, K1, strict=True))
     fixed = [
-        h.Case("worked example: q · k_1 = 1·1 + 0·0 + 1·1 + 0·0", (Q, K1), 2),
-        h.Case("worked example: q · k_2 (orthogonal)", (Q, K2), 0),
-        h.Case("worked example: q · k_3 (partial match)", (Q, K3), 1),
+        # tests/test_practice.py holds the words to the numbers: k_2 is orthogonal to q,
+        # k_3 matches it in part.
+        h.Case(f"worked example: q · k_1 = {by_hand}", (Q, K1), expected(Q, K1)),
+        h.Case("worked example: q · k_2 (orthogonal)", (Q, K2), expected(Q, K2)),
+        h.Case("worked example: q · k_3 (partial match)", (Q, K3), expected(Q, K3)),
         h.Case("negative entries", ([1, 2, 3], [4, -5, 6]), 4 - 10 + 18),
         h.Case("fractions", ([0.5, -1.5], [2.0, 4.0]), 1.0 - 6.0),
         h.Case("vectors of length 1", ([3], [-2]), -6),

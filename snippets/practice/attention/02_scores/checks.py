@@ -3,8 +3,10 @@
 Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
 them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
 from this folder in the repository. Either prints every check and exits with status
-0 only when all of them pass. Expected values are worked out by hand
-(fixed cases) or by the plain formula below (seeded random cases).
+0 only when all of them pass. Expected values are worked out by hand (fixed cases)
+or by the plain formula below (the worked example's cases and the seeded random
+cases). The worked example's inputs come from their one source,
+``snippets/worked_example.py``: the build writes them into the copy you download.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import _harness as h
+
+from _worked_example import K, Q
 
 TITLE = "Step 2, scaled scores"
 FUNCTION = "scaled_scores"
@@ -39,9 +43,6 @@ HINTS: dict[str, str] = {
     " of the keys.",
 }
 
-Q = [1, 0, 1, 0]
-K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-
 
 def expected(q: list[float], keys: list[list[float]]) -> list[float]:
     """The definition: q · k / √d_k for every key, d_k = len(q)."""
@@ -53,9 +54,13 @@ def _scaled(divisor: float, q: list[float], keys: list[list[float]]) -> list[flo
 
 
 def cases() -> list[h.Case]:
+    raw = [sum(a * b for a, b in zip(Q, k, strict=True)) for k in K]  # q·k, one per key
     fixed = [
-        # q·k = 2, 0, 1 and √4 = 2.
-        h.Case("worked example (d_k = 4): [2, 0, 1] / 2", (Q, K), [1.0, 0.0, 0.5]),
+        h.Case(
+            f"worked example (d_k = {len(Q)}): {raw} / {math.sqrt(len(Q)):g}",
+            (Q, K),
+            expected(Q, K),
+        ),
         # q·k = 9, 4.5, -9 and √9 = 3.
         h.Case(
             "d_k = 9, two keys: [9, 4.5, -9] / 3",

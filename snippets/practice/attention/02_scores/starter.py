@@ -10,6 +10,6 @@ def scaled_scores(q, keys):
     """Return one score per key: the dot product of q with that key, divided by √d_k.
 
     d_k is the width of the query (and of every key). For the lesson's worked example,
-    scaled_scores([1, 0, 1, 0], [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]) is [1.0, 0.0, 0.5].
+    scaled_scores({{q}}, {{K}}) is {{scaled}}.
     """
     raise NotImplementedError("write scaled_scores(q, keys)")

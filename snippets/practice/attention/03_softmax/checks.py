@@ -3,8 +3,10 @@
 Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
 them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
 from this folder in the repository. Either prints every check and exits with status
-0 only when all of them pass. Expected values are worked out by hand
-(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+0 only when all of them pass. Expected values are worked out by hand (fixed cases,
+written as closed forms) or by the plain formula below (the worked example's cases and
+the seeded cases). The worked example's inputs come from their one source,
+``snippets/worked_example.py``: the build writes them into the copy you download.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from collections.abc import Iterator
 
 import _harness as h
+
+from _worked_example import K, Q
 
 TITLE = "Step 3, softmax"
 FUNCTION = "softmax"
@@ -61,14 +65,11 @@ def _one_hot(scores: list[float]) -> list[float]:
 
 
 def cases() -> list[h.Case]:
-    z = E + 1 + math.sqrt(E)  # exp(1) + exp(0) + exp(0.5)
+    # The worked example's scaled scores, q·k / √d_k for each key.
+    scaled = [math.fsum(a * b for a, b in zip(Q, k, strict=True)) / math.sqrt(len(Q)) for k in K]
     big = 1 + 1 / E + 1 / E**2  # exp(0) + exp(-1) + exp(-2), after subtracting 1000
     fixed = [
-        h.Case(
-            "worked example: scaled scores [1, 0, 0.5]",
-            ([1.0, 0.0, 0.5],),
-            [E / z, 1 / z, math.sqrt(E) / z],
-        ),
+        h.Case(f"worked example: scaled scores {h.show(scaled)}", (scaled,), expected(scaled)),
         h.Case("equal scores share equally", ([0.0, 0.0, 0.0, 0.0],), [0.25] * 4),
         h.Case("a single score gets all the weight", ([3.0],), [1.0]),
         h.Case("two scores, one apart", ([2.0, 1.0],), [E / (E + 1), 1 / (E + 1)]),

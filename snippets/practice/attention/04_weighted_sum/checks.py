@@ -3,8 +3,10 @@
 Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
 them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
 from this folder in the repository. Either prints every check and exits with status
-0 only when all of them pass. Expected values are worked out by hand
-(fixed cases) or by the plain formula below (seeded random cases).
+0 only when all of them pass. Expected values are worked out by hand (fixed cases)
+or by the plain formula below (the worked example's cases and the seeded random
+cases). The worked example's inputs come from their one source,
+``snippets/worked_example.py``: the build writes them into the copy you download.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from collections.abc import Iterator
 
 import _harness as h
+
+from _worked_example import K, Q, V
 
 TITLE = "Step 4, weighted sum"
 FUNCTION = "weighted_sum"
@@ -34,10 +38,15 @@ HINTS: dict[str, str] = {
     "range(len(values))), for every coordinate i of a value.",
 }
 
-V = [[10, 0], [0, 5], [2, 2]]
-_Z = math.e + 1 + math.sqrt(math.e)  # the worked example's softmax denominator
-WORKED = [math.e / _Z, 1 / _Z, math.sqrt(math.e) / _Z]  # softmax([1, 0, 0.5]), exactly
-WORKED_OUT = [(10 * math.e + 2 * math.sqrt(math.e)) / _Z, (5 + 2 * math.sqrt(math.e)) / _Z]
+
+def _worked_weights() -> list[float]:
+    """The worked example's weights, unrounded: softmax of q·k / √d_k over its keys."""
+    scaled = [math.fsum(a * b for a, b in zip(Q, k, strict=True)) / math.sqrt(len(Q)) for k in K]
+    exps = [math.exp(s - max(scaled)) for s in scaled]
+    return [e / math.fsum(exps) for e in exps]
+
+
+WORKED = _worked_weights()
 
 
 def expected(weights: list[float], values: list[list[float]]) -> list[float]:
@@ -54,10 +63,14 @@ def random_weights(rng: random.Random, n: int) -> list[float]:
 
 def cases() -> list[h.Case]:
     fixed = [
-        # The worked example's exact weights, e, 1 and √e over z = e + 1 + √e (the page
-        # prints them rounded): the output is the page's, unrounded, [(10e + 2√e)/z, (5 + 2√e)/z].
-        h.Case("worked example (exact weights)", (WORKED, V), WORKED_OUT),
-        h.Case("all the weight on one value", ([0.0, 1.0, 0.0], V), [0.0, 5.0]),
+        # The worked example's exact weights (the page prints them rounded): the output is
+        # the page's, unrounded.
+        h.Case("worked example (exact weights)", (WORKED, V), expected(WORKED, V)),
+        h.Case(
+            "all the weight on one value",
+            ([1.0 if j == 1 else 0.0 for j in range(len(V))], V),
+            [float(x) for x in V[1]],
+        ),
         h.Case(
             "equal weights give the average",
             ([0.25] * 4, [[4, 0, 0], [0, 4, 0], [0, 0, 4], [4, 4, 4]]),

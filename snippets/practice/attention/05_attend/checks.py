@@ -3,8 +3,10 @@
 Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
 them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
 from this folder in the repository. Either prints every check and exits with status
-0 only when all of them pass. Expected values are worked out by hand
-(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+0 only when all of them pass. Expected values are worked out by hand (fixed cases,
+written as closed forms) or by the plain formula below (the worked example's cases and
+the seeded cases). The worked example's inputs come from their one source,
+``snippets/worked_example.py``: the build writes them into the copy you download.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from collections.abc import Callable, Iterator
 
 import _harness as h
+
+from _worked_example import K, Q, V
 
 TITLE = "Step 5, attention for one query"
 FUNCTION = "attend"
@@ -60,9 +64,6 @@ HINTS: dict[str, str] = {
 }
 
 E = math.e
-Q = [1, 0, 1, 0]
-K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-V = [[10, 0], [0, 5], [2, 2]]
 
 Vector = list[float]
 Matrix = list[list[float]]
@@ -80,11 +81,8 @@ def expected(q: Vector, keys: Matrix, values: Matrix) -> Vector:
 
 
 def cases() -> list[h.Case]:
-    # Worked example: scaled scores [1, 0, 0.5], weights e^s / (e + 1 + √e).
-    z = E + 1 + math.sqrt(E)
-    worked = [(10 * E + 2 * math.sqrt(E)) / z, (5 + 2 * math.sqrt(E)) / z]
     fixed = [
-        h.Case("worked example: q = [1, 0, 1, 0]", (Q, K, V), worked),
+        h.Case(f"worked example: q = {h.show(Q)}", (Q, K, V), expected(Q, K, V)),
         h.Case(
             "one key: its value comes back", ([1, 2], [[3, 4]], [[7, -1, 0.5]]), [7.0, -1.0, 0.5]
         ),

@@ -3,8 +3,10 @@
 Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
 them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
 from this folder in the repository. Either prints every check and exits with status
-0 only when all of them pass. Expected values are worked out by hand
-(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+0 only when all of them pass. Expected values are worked out by hand (fixed cases,
+written as closed forms) or by the plain formula below (the worked example's cases and
+the seeded cases). The worked example's inputs come from their one source,
+``snippets/worked_example.py``: the build writes them into the copy you download.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from collections.abc import Iterator
 
 import _harness as h
+
+from _worked_example import K, V
 
 TITLE = "Step 6, causal attention"
 FUNCTION = "causal_attention"
@@ -58,10 +62,6 @@ HINTS: dict[str, str] = {
     "causal-wrong": "For each query i, run the one-query attention of step 5 on keys[: i + "
     "1] and values[: i + 1].",
 }
-
-E = math.e
-K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-V = [[10, 0], [0, 5], [2, 2]]
 
 Vector = list[float]
 Matrix = list[list[float]]
@@ -108,15 +108,18 @@ def expected(queries: Matrix, keys: Matrix, values: Matrix) -> Matrix:
 
 
 def cases() -> list[h.Case]:
+    # The worked example's keys and values, one query per key: query 0 sees k_1 only,
+    # so its answer is v_1; the others blend more and more values.
     queries = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
-    # Query 0 sees k_1 only: v_1. Query 1 sees k_1, k_2 with scaled scores [0, 1]: weights
-    # 1/(1+e), e/(1+e). Query 2 scores 1 against every key: equal weights, the average.
-    hand = [[10.0, 0.0], [10 / (1 + E), 5 * E / (1 + E)], [12 / 3, 7 / 3]]
     # Two positions, d_k = 2: query 1 scores 0 and 1 against keys 0 and 1, scaled by √2.
     w1 = math.exp(1 / math.sqrt(2)) / (1 + math.exp(1 / math.sqrt(2)))
     two = [[1.0, 2.0], [1 * (1 - w1) + 3 * w1, 2 * (1 - w1) + 4 * w1]]
     fixed = [
-        h.Case("worked keys and values, three queries", (queries, K, V), hand),
+        h.Case(
+            "worked keys and values, three queries",
+            (queries, K, V),
+            expected(queries, K, V),
+        ),
         h.Case(
             "two positions: query 0 sees key 0 only",
             ([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 2], [3, 4]]),

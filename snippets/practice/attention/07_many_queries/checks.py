@@ -3,8 +3,10 @@
 Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
 them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
 from this folder in the repository. Either prints every check and exits with status
-0 only when all of them pass. Expected values are worked out by hand
-(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+0 only when all of them pass. Expected values are worked out by hand (fixed cases,
+written as closed forms) or by the plain formula below (the worked example's cases and
+the seeded cases). The worked example's inputs come from their one source,
+``snippets/worked_example.py``: the build writes them into the copy you download.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from collections.abc import Iterator
 
 import _harness as h
+
+from _worked_example import K, Q, V
 
 TITLE = "Step 7, many queries and a mask"
 FUNCTION = "attention"
@@ -51,10 +55,6 @@ HINTS: dict[str, str] = {
     "True (all keys when mask is None), softmax over those scores, then the weighted sum of "
     "their values.",
 }
-
-E = math.e
-K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-V = [[10, 0], [0, 5], [2, 2]]
 
 Vector = list[float]
 Matrix = list[list[float]]
@@ -106,24 +106,26 @@ def random_mask(rng: random.Random, n_q: int, n_k: int) -> list[list[bool]]:
 
 
 def cases() -> list[h.Case]:
-    z = E + 1 + math.sqrt(E)  # the worked example: scaled scores [1, 0, 0.5]
-    first = [(10 * E + 2 * math.sqrt(E)) / z, (5 + 2 * math.sqrt(E)) / z]
-    # The second query [0, 1, 0, 1] scores [0, 1, 0]: weights 1, e, 1 over 2 + e.
-    second = [(10 + 2) / (2 + E), (5 * E + 2) / (2 + E)]
-    # Key 0 hidden from query 0: scaled scores [0, 0.5] over keys 1 and 2.
-    hidden = [2 * math.sqrt(E) / (1 + math.sqrt(E)), (5 + 2 * math.sqrt(E)) / (1 + math.sqrt(E))]
-    both = [[1, 0, 1, 0], [0, 1, 0, 1]]
+    # The lesson's two queries (its matrix section): the worked example's q, and a query
+    # like k_2. Their expected values come from the plain formula above.
+    both = [Q, K[1]]
+    hide_first = [[False, True, True], [False, False, True]]
+    lower_left = [[True, False, False], [True, True, False]]
     fixed = [
-        h.Case("the worked example, two queries, no mask", (both, K, V, None), [first, second]),
+        h.Case(
+            "the worked example, two queries, no mask",
+            (both, K, V, None),
+            expected(both, K, V, None),
+        ),
         h.Case(
             "query 0 may not see key 0; query 1 sees only key 2",
-            (both, K, V, [[False, True, True], [False, False, True]]),
-            [hidden, [2.0, 2.0]],
+            (both, K, V, hide_first),
+            expected(both, K, V, hide_first),
         ),
         h.Case(
             "a lower-left mask (the causal one)",
-            (both, K, V, [[True, False, False], [True, True, False]]),
-            [[10.0, 0.0], [10 / (1 + E), 5 * E / (1 + E)]],
+            (both, K, V, lower_left),
+            expected(both, K, V, lower_left),
         ),
         # Scaled scores of ±2000/√2 ≈ ±1414: math.exp overflows unless the maximum goes first.
         # Query 0 gives key 0 all but e^-1414 of its weight, and so does query 1.

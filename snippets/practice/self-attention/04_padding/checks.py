@@ -3,8 +3,10 @@
 Run them on any file: ``python checks.py ANSWER.py`` where the harness lies beside
 them (as in the page's downloads), or ``python ../../_harness.py checks.py ANSWER.py``
 from this folder in the repository. Either prints every check and exits with status
-0 only when all of them pass. Expected values are worked out by hand
-(fixed cases, written as closed forms) or by the plain formula below (seeded cases).
+0 only when all of them pass. Expected values are worked out by hand (fixed cases,
+written as closed forms) or by the plain formula below (the cases on lesson 1's worked
+example and the seeded cases). Lesson 1's worked example comes from its one source,
+``snippets/worked_example.py``: the build writes it into the copy you download.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from collections.abc import Iterator
 
 import _harness as h
+
+from _worked_example import K, Q, V
 
 TITLE = "Lesson 2, step 4, a padding mask over a batch"
 FUNCTION = "padded_attention"
@@ -56,7 +60,6 @@ HINTS: dict[str, str] = {
     "values; a sequence with no real key gives rows of zeros.",
 }
 
-E = math.e
 
 Matrix = list[list[float]]
 Batch = list[Matrix]
@@ -110,27 +113,21 @@ def expected(q: Batch, k: Batch, v: Batch, keep: Keep) -> Batch:
     return _batch(q, k, v, keep)
 
 
-WORKED_K = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]]
-WORKED_V = [[10, 0], [0, 5], [2, 2]]
-
-
 def cases() -> list[h.Case]:
-    root_e = math.sqrt(E)
-    z = E + 1 + root_e  # lesson 1's worked example: scaled scores [1, 0, 0.5]
-    worked = [(10 * E + 2 * root_e) / z, (5 + 2 * root_e) / z]
-    # Key 1 is padding: scaled scores [1, 0.5] over keys 0 and 2.
-    padded = [(10 * E + 2 * root_e) / (E + root_e), 2 * root_e / (E + root_e)]
-    q1 = [[[1, 0, 1, 0]]]
+    # Lesson 1's worked example, as a batch of one sequence with one query.
+    q1, k1, v1 = [[Q]], [K], [V]
+    every = [True] * len(K)
+    middle_padded = [j != 1 for j in range(len(K))]  # key 1 is padding
     fixed = [
         h.Case(
             "a batch of one, nothing padded: lesson 1's worked example",
-            (q1, [WORKED_K], [WORKED_V], [[True, True, True]]),
-            [[worked]],
+            (q1, k1, v1, [every]),
+            expected(q1, k1, v1, [every]),
         ),
         h.Case(
             "two sequences: the second has its middle key padded",
-            (q1 * 2, [WORKED_K] * 2, [WORKED_V] * 2, [[True] * 3, [True, False, True]]),
-            [[worked], [padded]],
+            (q1 * 2, k1 * 2, v1 * 2, [every, middle_padded]),
+            expected(q1 * 2, k1 * 2, v1 * 2, [every, middle_padded]),
         ),
         # Sequence 0 keeps key 0 only, so both its queries get v_0; sequence 1 is all
         # padding: nothing to attend to, so its queries get zeros.
