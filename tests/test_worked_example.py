@@ -92,6 +92,7 @@ ALLOWED = {
     "attention_ref/__init__.py": "attention_ref's own docstring example (a doctest)",
     "attention_ref/core.py": "attention_ref's own docstring examples (doctests)",
     "attention_ref/_fast.py": "attention_ref's own docstring example (a doctest)",
+    "attention_ref/at_scale.py": "attention_ref's own docstring example (a doctest)",
 }
 
 
