@@ -62,7 +62,7 @@ CLICK_TWO = _per_event(
   const targets = [at(first), at(second)];""",
     "targets[i % 2].dispatchEvent(new MouseEvent('click', {bubbles: true}));",
 )
-HEATMAP_READY = "[data-hm-widget][data-widget-state=ready]"
+HEATMAP_READY = "[data-widget=heatmap][data-widget-state=ready]"
 HEADS_READY = "[data-heads][data-widget-state=ready]"
 
 # Switch the heads widget between two layers (twelve small canvases and labels redrawn).
@@ -85,7 +85,7 @@ PHONE_412 = {"width": 412, "height": 915}
 CPU_SLOWDOWN = 4
 HEATMAP_LAYER = _per_event(
     "[events]",
-    """const box = document.querySelector('[data-hm-widget][data-widget-state=ready]');
+    """const box = document.querySelector('[data-widget=heatmap][data-widget-state=ready]');
   const select = box.querySelector('select[data-hm=layer]');
   const values = ['0', '5'];""",
     """select.value = values[i % 2];
@@ -93,7 +93,7 @@ HEATMAP_LAYER = _per_event(
 )
 HEATMAP_SHOW_OWN = _per_event(
     "[events]",
-    """const box = document.querySelector('[data-hm-widget][data-widget-state=ready]');
+    """const box = document.querySelector('[data-widget=heatmap][data-widget-state=ready]');
   const radios = [box.querySelector('input[type=radio]'), box.querySelector('[data-hm=own]')];""",
     """radios[(i + 1) % 2].checked = true;
     radios[(i + 1) % 2].dispatchEvent(new Event('change', {bubbles: true}));""",
@@ -105,7 +105,7 @@ def heatmap_64(browser: Any, base: str, repeat: int) -> dict[str, Any]:
     """Timings of the heatmap with a 64-token sentence at 412 px, CPU slowed 4x."""
     page = browser.new_page(viewport=PHONE_412)
     page.goto(base + "attention/?stall=120000", wait_until="load")
-    box = page.locator("[data-hm-widget]")
+    box = page.locator("[data-widget=heatmap]")
     box.scroll_into_view_if_needed()
     page.wait_for_selector(HEATMAP_READY, state="attached", timeout=30_000)
     field = box.get_by_label("Try your own sentence")
@@ -153,7 +153,7 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
         ),
         "heatmap row focus (click)": (
             "attention/",
-            "[data-hm-widget]",
+            "[data-widget=heatmap]",
             HEATMAP_READY,
             CLICK_TWO,
             [EVENTS, HEATMAP_READY, "tbody tr > :first-child", 1, -2],

@@ -9,6 +9,12 @@ const here = (path) => new URL(path, import.meta.url);
 
 /** name -> {label, module, data: {key: [url, what]}} */
 export const WIDGETS = {
+  heatmap: {
+    label: "Attention heatmap",
+    module: () => import("./lib/heatmap-widget.js"),
+    data: { attention: ["../assets/data/it_attention.json", "attention data"] },
+    failure: "The attention data could not be loaded.",
+  },
   training: {
     label: "Training, checkpoint by checkpoint",
     module: () => import("./lib/training-widget.js"),

@@ -69,9 +69,9 @@ def test_heatmap_cells_have_the_figure_colours(
 ) -> None:
     layer, head = default_head_py(RECORD)  # the head the heatmap opens on
     page.goto(site_url + "attention/", wait_until="load")
-    box = page.locator("[data-hm-widget]")
+    box = page.locator("[data-widget=heatmap]")
     box.scroll_into_view_if_needed()
-    page.wait_for_selector("[data-hm-widget][data-widget-state=ready]")
+    page.wait_for_selector("[data-widget=heatmap][data-widget-state=ready]")
     css = page.evaluate(
         """(box) => [...box.querySelectorAll('table[role=grid] tbody tr')].map((tr) =>
             [...tr.querySelectorAll('td')].map((td) => getComputedStyle(td).backgroundColor))""",

@@ -24,7 +24,7 @@ RECORD: dict[str, Any] = json.loads(DATA_FILE.read_text(encoding="utf-8"))
 DP = 3
 SPECIAL = {"[CLS]", "[SEP]"}
 PHONE = {"width": 360, "height": 740}
-WIDGET = "[data-hm-widget]"
+WIDGET = "[data-widget=heatmap]"
 
 
 def expected_view(

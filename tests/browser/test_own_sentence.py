@@ -86,7 +86,7 @@ class Heatmap:
 
     name = "heatmap"
     path = "attention/"
-    box = "[data-hm-widget]"
+    box = "[data-widget=heatmap]"
 
     def open(self, page: Any, site_url: str) -> None:
         page.goto(site_url + self.path, wait_until="load")

@@ -27,7 +27,7 @@ REM = 20  # px: Material's root font size on these widths
 #: widget: (page, container, what the widget's module is held back by, the measured
 #: element inside the container or "" for the container itself, slack in px)
 WIDGETS = {
-    "heatmap": ("attention/", "[data-hm-widget]", "**/lib/heatmap-widget.js", "", 6 * REM),
+    "heatmap": ("attention/", "[data-widget=heatmap]", "**/lib/heatmap-widget.js", "", 6 * REM),
     "explorer": ("attention/", "[data-explorer]", "**/lib/explorer-widget.js", "", 10 * REM),
     "practice": ("attention/", "[data-practice]", "**/practice/ui.js", ".practice__runner", 240),
 }

@@ -19,7 +19,7 @@ import pytest
 # the page it is on
 WIDGETS = {
     "heatmap": (
-        "[data-hm-widget]",
+        "[data-widget=heatmap]",
         "**/assets/data/it_attention.json",
         "Attention heatmap (loading)",
         "input[type=radio][value='0']",

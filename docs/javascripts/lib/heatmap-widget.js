@@ -1,6 +1,6 @@
-// The "it → animal" heatmap widget: mount(box, data) builds it inside its box. Loaded
-// through ../heatmap.js and lib/lazy-mount.js only when the box comes near the screen;
-// data is the exported attention of all-MiniLM-L6-v2 (assets/data/it_attention.json).
+// The "it → animal" heatmap widget: mount(box, data) builds it inside its box. Loaded by
+// ../widgets.js only when the box comes near the screen; data.attention is the exported
+// attention of all-MiniLM-L6-v2 (assets/data/it_attention.json).
 //
 // The widget pattern of the site (lib/dom.js): one state object, layout() builds the
 // formatWeight parts once, render() redraws everything that depends on the state, wire() turns
@@ -22,7 +22,7 @@ const quote = (t) => `“${t}”`;
 const heat = (w) => `--heat-t:${scalePosition(w).toFixed(4)}`;
 
 /** Build the heatmap in `box` and wire every control. */
-export function mount(box, shared) {
+export function mount(box, { attention: shared }) {
   if (!box.isConnected) return;
   // The reader's own sentence is added to this widget's copy of the data only.
   const data = { ...shared, sentences: [...shared.sentences] };
