@@ -42,7 +42,7 @@ def _per_event(params: str, setup: str, fire: str) -> str:
 # Move one of the explorer's sliders (chosen by a CSS selector) between its two ends.
 EXPLORER_SLIDER = _per_event(
     "[events, slider]",
-    """const root = document.querySelector('[data-explorer][data-widget-state="ready"]');
+    """const root = document.querySelector('[data-widget=explorer][data-widget-state="ready"]');
   const input = root.querySelector(slider);
   const values = [input.min, input.max];""",
     """input.value = values[i % 2];
@@ -139,14 +139,14 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
     scripts = {
         "explorer recompute (query slider)": (
             "attention/",
-            "[data-explorer]",
+            "[data-widget=explorer]",
             "[data-widget-state=ready]",
             EXPLORER_SLIDER,
             [EVENTS, QUERY_SLIDER],
         ),
         "explorer d_k recompute (slider end to end)": (
             "attention/",
-            "[data-explorer]",
+            "[data-widget=explorer]",
             "[data-widget-state=ready]",
             EXPLORER_SLIDER,
             [EVENTS, DK_SLIDER],

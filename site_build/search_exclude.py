@@ -29,8 +29,8 @@ Examples
 --------
 >>> mark('<p>Keep</p><div class="highlight"><pre><code>x = 1</code></pre></div>')
 '<p>Keep</p><div data-search-exclude="code" class="highlight"><pre><code>x = 1</code></pre></div>'
->>> mark('<div class="ex" data-explorer><p>Needs JavaScript.</p></div>')
-'<div data-search-exclude="widget" class="ex" data-explorer><p>Needs JavaScript.</p></div>'
+>>> mark('<div class="ex" data-widget="explorer"><p>Needs JavaScript.</p></div>')
+'<div data-search-exclude="widget" class="ex" data-widget="explorer"><p>Needs JavaScript.</p></div>'
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ ATTRIBUTE = "data-search-exclude"
 WIDGET_ATTRIBUTES = frozenset(
     {
         "data-widget",
-        "data-explorer",
         "data-heads",
         "data-practice-loader",
         "data-step",

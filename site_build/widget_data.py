@@ -1,6 +1,6 @@
 """What the query explorer widget reads: the worked example and its settings, as JSON.
 
-The explorer (``docs/javascripts/explorer.js``) never types a number of the lesson in
+The explorer (``docs/javascripts/lib/explorer-widget.js``) never types a number of the lesson in
 itself: it starts from the worked example exported here, whose inputs are read from
 their one source, ``snippets/worked_example.py`` (:mod:`site_build.worked_example`), at
 every build, and whose scores, scaled scores, weights and output are computed by

@@ -65,8 +65,8 @@ CODE_BLOCK = (
     "<pre><span></span><code>printed 0.506\n</code></pre></div>\n<p>After.</p>"
 )
 WIDGET = (
-    '<div class="ex" data-explorer markdown="0">\n'
-    '<p class="ex__fallback">The explorer needs JavaScript.</p>\n</div>\n<p>Prose.</p>'
+    '<div class="ex" data-widget="explorer" markdown="0">\n'
+    '<p class="widget__loading">The explorer needs JavaScript.</p>\n</div>\n<p>Prose.</p>'
 )
 NESTED = (
     '<div class="practice__runner" data-step="01_x"><div class="inner"><p>one</p></div>'
@@ -215,7 +215,7 @@ TRICKY = (
     '<DIV Class="highlight" title="a > b"><!-- <div> in a comment --><pre>x</pre></DIV>\n'
     "<script>if (a < b) { document.write('<div>'); }</script>\n"
     '<p>One<br/>two<img src=x.png alt="it\'s"> <span data-step=01_x>s</span></p></p>\n'
-    "<style>p > a { color: red }</style><div data-explorer><div>in</div></div>"
+    "<style>p > a { color: red }</style><div data-widget=explorer><div>in</div></div>"
 )
 
 

@@ -9,6 +9,12 @@ const here = (path) => new URL(path, import.meta.url);
 
 /** name -> {label, module, data: {key: [url, what]}} */
 export const WIDGETS = {
+  explorer: {
+    label: "Query explorer",
+    module: () => import("./lib/explorer-widget.js"),
+    data: { inputs: ["../assets/data/explorer.json", "explorer data"] },
+    failure: "The query explorer could not be loaded.",
+  },
   heatmap: {
     label: "Attention heatmap",
     module: () => import("./lib/heatmap-widget.js"),

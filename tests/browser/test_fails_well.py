@@ -442,7 +442,7 @@ def test_10_keyboard_and_touch_at_412_px(page: Any, site_url: str) -> None:
     # Every control of the site's own widgets is at least 24 x 24 px.
     small: list[str] = []
     for path, boxes in [
-        ("attention/", ["[data-explorer]", HEATMAP.box]),
+        ("attention/", ["[data-widget=explorer]", HEATMAP.box]),
         ("self-attention/", [HEADS.box]),
     ]:
         if path != "attention/":

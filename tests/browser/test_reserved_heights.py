@@ -28,7 +28,7 @@ REM = 20  # px: Material's root font size on these widths
 #: element inside the container or "" for the container itself, slack in px)
 WIDGETS = {
     "heatmap": ("attention/", "[data-widget=heatmap]", "**/lib/heatmap-widget.js", "", 6 * REM),
-    "explorer": ("attention/", "[data-explorer]", "**/lib/explorer-widget.js", "", 10 * REM),
+    "explorer": ("attention/", "[data-widget=explorer]", "**/lib/explorer-widget.js", "", 10 * REM),
     "practice": ("attention/", "[data-practice]", "**/practice/ui.js", ".practice__runner", 240),
 }
 

@@ -26,7 +26,7 @@ WIDGETS = {
         "attention/",
     ),
     "explorer": (
-        "[data-explorer]",
+        "[data-widget=explorer]",
         "**/assets/data/explorer.json",
         "Query explorer (loading)",
         "select[id$='-pair']",

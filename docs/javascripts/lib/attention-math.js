@@ -1,5 +1,5 @@
-// Pure maths of the query explorer: no DOM, no globals. Imported by explorer.js
-// (dynamic import) and by the node:test unit tests in tests/js/.
+// Pure maths of the query explorer: no DOM, no globals. Imported by explorer-widget.js
+// (loaded on demand) and by the node:test unit tests in tests/js/.
 //
 // The seeded generator of the d_k experiment, specified so that another
 // implementation (the Python browser test) can reproduce every draw:

@@ -1,6 +1,6 @@
 // The query explorer's widget: mount(root, data) builds it inside its container and
-// wires every control. Loaded through ../explorer.js and lib/lazy-mount.js only when the
-// explorer comes near the screen; its maths is attention-math.js, imported here, and its
+// wires every control. Loaded by ../widgets.js only when the explorer comes near the
+// screen; its maths is attention-math.js, imported here, and its
 // DOM is built with lib/dom.js, like every widget of the site.
 import * as m from "./attention-math.js";
 import { h, svg, uniqueId } from "./dom.js";
@@ -17,8 +17,8 @@ const sub = (base, i) => h("span", {}, base, h("sub", {}, String(i)));
 // and wires the events apart (`wire`). `config` derives, once, what every part reads
 // from the build's data.
 
-/** Build the explorer in `root` from the build's data (assets/data/explorer.json). */
-export function mount(root, data) {
+/** Build the explorer in `root` from the build's data (data.inputs: assets/data/explorer.json). */
+export function mount(root, { inputs: data }) {
   const cfg = config(data);
   const state = {
     q: cfg.W.q.slice(),
