@@ -63,12 +63,12 @@ CLICK_TWO = _per_event(
     "targets[i % 2].dispatchEvent(new MouseEvent('click', {bubbles: true}));",
 )
 HEATMAP_READY = "[data-widget=heatmap][data-widget-state=ready]"
-HEADS_READY = "[data-heads][data-widget-state=ready]"
+HEADS_READY = "[data-widget=heads][data-widget-state=ready]"
 
 # Switch the heads widget between two layers (twelve small canvases and labels redrawn).
 HEADS_LAYER = _per_event(
     "[events]",
-    """const box = document.querySelector('[data-heads][data-widget-state=ready]');
+    """const box = document.querySelector('[data-widget=heads][data-widget-state=ready]');
   const select = box.querySelector('select[data-hd=layer]');
   const values = [select.options[0].value, select.options[select.options.length - 1].value];""",
     """select.value = values[i % 2];
@@ -160,14 +160,14 @@ def run(repeat: int = 7, site: Path = ROOT / "site") -> dict[str, Any]:
         ),
         "heads: open a head (click)": (
             "self-attention/",
-            "[data-heads]",
+            "[data-widget=heads]",
             HEADS_READY,
             CLICK_TWO,
             [EVENTS, HEADS_READY, ".heads__head", 2, 8],
         ),
         "heads: switch layer (select)": (
             "self-attention/",
-            "[data-heads]",
+            "[data-widget=heads]",
             HEADS_READY,
             HEADS_LAYER,
             [EVENTS],

@@ -49,7 +49,6 @@ ATTRIBUTE = "data-search-exclude"
 WIDGET_ATTRIBUTES = frozenset(
     {
         "data-widget",
-        "data-heads",
         "data-practice-loader",
         "data-step",
     }

@@ -15,6 +15,15 @@ export const WIDGETS = {
     data: { inputs: ["../assets/data/explorer.json", "explorer data"] },
     failure: "The query explorer could not be loaded.",
   },
+  heads: {
+    label: "Every head of a layer",
+    module: () => import("./lib/heads-widget.js"),
+    data: {
+      attention: ["../assets/data/it_attention.json", "attention data"],
+      roles: ["../assets/data/head_roles.json", "head roles"],
+    },
+    failure: "The heads of the model could not be loaded.",
+  },
   heatmap: {
     label: "Attention heatmap",
     module: () => import("./lib/heatmap-widget.js"),

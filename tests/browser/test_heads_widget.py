@@ -32,7 +32,7 @@ from tests.browser.axe import axe_violations, describe
 RECORD: dict[str, Any] = json.loads(DATA_FILE.read_text(encoding="utf-8"))
 ROLE_RECORD = record_roles(RECORD)
 PAGE = "self-attention/"
-WIDGET = "[data-heads]"
+WIDGET = "[data-widget=heads]"
 DP = 3
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}

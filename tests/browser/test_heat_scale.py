@@ -92,9 +92,9 @@ def test_heads_widget_pixels_have_the_figure_colours(
     page: Any, site_url: str, site_dir: Path, color_scheme: str
 ) -> None:
     page.goto(site_url + "self-attention/", wait_until="load")
-    box = page.locator("[data-heads]")
+    box = page.locator("[data-widget=heads]")
     box.scroll_into_view_if_needed()
-    page.wait_for_selector("[data-heads][data-widget-state=ready]")
+    page.wait_for_selector("[data-widget=heads][data-widget-state=ready]")
     layer = int(str(box.get_attribute("data-hd-default")))
     head = 0
     px = page.evaluate(

@@ -167,7 +167,7 @@ class Heads:
 
     name = "heads"
     path = "self-attention/"
-    box = "[data-heads]"
+    box = "[data-widget=heads]"
 
     def open(self, page: Any, site_url: str) -> None:
         page.goto(site_url + self.path, wait_until="load")

@@ -40,7 +40,7 @@ WIDGETS = {
         "attention/",
     ),
     "heads": (
-        "[data-heads]",
+        "[data-widget=heads]",
         "**/assets/data/head_roles.json",
         "Every head of a layer (loading)",
         "input[type=radio][value='0']",

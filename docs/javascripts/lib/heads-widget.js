@@ -1,5 +1,5 @@
 // The "every head of a layer" widget: mount(box, data) builds it inside its box. Loaded
-// through ../heads.js and lib/lazy-mount.js only when the box comes near the screen;
+// by ../widgets.js only when the box comes near the screen;
 // data.attention is the exported attention of all-MiniLM-L6-v2
 // (assets/data/it_attention.json), data.roles the build's classification of its heads
 // (assets/data/head_roles.json, from site_build/head_roles.py).
