@@ -8,7 +8,7 @@ harness, ``snippets/practice/_harness.py``, is shared by every lesson.
 The browser needs a lesson's starters, its solutions (shown only after a failed
 attempt), its checks and the harness: they travel in one JSON manifest per lesson
 (``practice/<lesson>/manifest.json``); a page's practice section names its lesson
-(``data-practice="<lesson>"``) and loads that manifest only. The starters, the checks
+(``data-lesson="<lesson>"``) and loads that manifest only. The starters, the checks
 and the harness are also published as plain ``.py`` files, ``practice/files/<step>/``,
 so a reader can download them and run the checks offline (``python checks.py
 answer.py``). Step ids (the folder names) are unique across lessons, so these addresses
@@ -240,7 +240,7 @@ def check_names(harness: types.ModuleType, step: Step) -> list[str]:
 
 
 def manifest_path(lesson: str) -> str:
-    """Where a lesson's manifest goes in the site (the page's ``data-practice`` names it)."""
+    """Where a lesson's manifest goes in the site (the page's ``data-lesson`` names it)."""
     if not LESSON_DIR.match(lesson):
         raise ValueError(f"not a lesson name: {lesson!r} (lower case, digits and hyphens)")
     return f"practice/{lesson}/manifest.json"

@@ -15,7 +15,9 @@ page is indexed, so the HTML the reader gets is unchanged.
   ``<pre>``), any other ``<pre>`` (a notebook's cells and outputs) and the copy of a
   notebook cell's code kept for its copy button;
 * widget containers, the elements with one of :data:`WIDGET_ATTRIBUTES` (the text
-  inside is a stand-in until the widget is built).
+  inside is a stand-in until the widget is built). A container that holds headings is
+  a section of the page with the widget's parts in it (the practice section, whose
+  steps are ``data-step`` boxes): its prose stays in the index, its parts do not.
 
 Material's index parser compares elements by tag name only: inside an excluded
 ``<div>``, the end of a nested ``<div>`` would end the exclusion. An element that holds
@@ -46,13 +48,10 @@ ATTRIBUTE = "data-search-exclude"
 
 #: Attributes that make an element a widget container (see CONTRIBUTING.md, "Add a
 #: widget"): its content is a stand-in until JavaScript builds the widget.
-WIDGET_ATTRIBUTES = frozenset(
-    {
-        "data-widget",
-        "data-practice-loader",
-        "data-step",
-    }
-)
+WIDGET_ATTRIBUTES = frozenset({"data-widget", "data-step"})
+
+#: Tags that make a widget container a section of the page's prose.
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 #: Classes of code blocks: a fence (``highlight``), the copy of a notebook cell's code
 #: that mkdocs-jupyter keeps for its copy button (``clipboard-copy-txt``).
@@ -75,11 +74,11 @@ class _Element:
     def attrs(self) -> dict[str, str | None]:
         return _attributes(self.raw)
 
-    def holds_own_tag(self) -> bool:
+    def holds(self, tags: frozenset[str]) -> bool:
         stack = list(self.children)
         while stack:
             el = stack.pop()
-            if el.tag == self.tag:
+            if el.tag in tags:
                 return True
             stack.extend(el.children)
         return False
@@ -90,7 +89,7 @@ class _Element:
         classes = (self.attrs.get("class") or "").split()
         if ATTRIBUTE in self.attrs:
             return None  # marked by the page itself
-        if WIDGET_ATTRIBUTES & self.attrs.keys():
+        if WIDGET_ATTRIBUTES & self.attrs.keys() and not self.holds(_HEADINGS):
             return "widget"
         if CODE_CLASSES.intersection(classes) or self.tag == "pre":
             return "code"
@@ -153,7 +152,7 @@ def _targets(el: _Element, reason: str | None = None) -> list[tuple[int, str]]:
     """Where to insert the attribute (offset, reason) in ``el``'s subtree."""
     reason = reason or el.reason()
     if reason is not None and el.tag != "#root":
-        if not el.holds_own_tag():
+        if not el.holds(frozenset({el.tag})):
             return [(el.name_end, reason)]
         found: list[tuple[int, str]] = []
         for child in el.children:  # one level down, the same reason

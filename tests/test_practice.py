@@ -838,8 +838,9 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
 def test_the_partial_offers_every_step_and_its_downloads(lesson: str) -> None:
     partial = (ROOT / "docs" / "partials" / PARTIALS[lesson]).read_text(encoding="utf-8")
     # The section names its lesson: the browser loads that lesson's manifest.
-    assert f'<div class="practice" data-practice="{lesson}" markdown>' in partial
-    assert partial.count('class="practice" data-practice') == 1
+    section = f'<div class="practice" data-widget="practice" data-lesson="{lesson}" markdown>'
+    assert section in partial
+    assert partial.count('data-widget="practice"') == 1
     assert '--8<-- "docs/partials/practice_intro.md"' in partial
     steps = [s.name for s in STEPS if s.parent.name == lesson]
     assert re.findall(r'data-step="([^"]+)"', partial) == steps

@@ -68,13 +68,19 @@ WIDGET = (
     '<div class="ex" data-widget="explorer" markdown="0">\n'
     '<p class="widget__loading">The explorer needs JavaScript.</p>\n</div>\n<p>Prose.</p>'
 )
+#: The practice section: prose (headings, steps' text) around the widget's parts.
+SECTION = (
+    '<div class="practice" data-widget="practice" data-lesson="x"><h3>Step 1: the dot product</h3>'
+    '<p>Write dot.</p><div class="practice__runner" data-step="01_dot">'
+    '<p class="practice__fallback">The editor needs JavaScript.</p></div></div><p>Prose.</p>'
+)
 NESTED = (
     '<div class="practice__runner" data-step="01_x"><div class="inner"><p>one</p></div>'
     "<p>two</p></div><p>Prose.</p>"
 )
 
 
-@pytest.mark.parametrize("html", [CODE_BLOCK, WIDGET, NESTED, "<pre>x</pre>", ""])
+@pytest.mark.parametrize("html", [CODE_BLOCK, WIDGET, SECTION, NESTED, "<pre>x</pre>", ""])
 def test_material_strips_what_mark_adds(html: str) -> None:
     """The page a reader gets is byte for byte the page without the hook."""
     marked = mark(html)
@@ -93,6 +99,16 @@ def test_widget_stand_in_text_leaves_the_index() -> None:
     assert "needs JavaScript" in indexed_text(WIDGET)
     text = indexed_text(mark(WIDGET))
     assert "needs JavaScript" not in text and "Prose." in text
+
+
+def test_a_widget_around_prose_keeps_the_prose_and_loses_its_stand_ins() -> None:
+    text = indexed_text(mark(SECTION))
+    assert "Step 1: the dot product" in text and "Write dot." in text and "Prose." in text
+    assert "needs JavaScript" not in text
+    # On a real page: the steps of lesson 1's practice stay searchable.
+    page = indexed_text(mark(rendered("attention.md")))
+    assert "a softmax that does not overflow" in page
+    assert "The editor needs JavaScript" not in page
 
 
 def test_a_container_holding_its_own_tag_is_marked_one_level_down() -> None:

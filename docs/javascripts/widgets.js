@@ -1,13 +1,13 @@
-// The one loader of the widgets written as <div data-widget="NAME">: WIDGETS maps each
-// name to its module (which exports mount(box, data)), the data files it reads (data
-// holds each under its key) and the name read out while it loads. Every container is handed to the site's lazy loader
+// The one loader of the site's widgets, each written as <div data-widget="NAME">: WIDGETS
+// maps each name to its module (which exports mount(box, data)), the data files it reads
+// (data holds each under its key), the name read out while it loads and the sentence its
+// box shows if it cannot load. Every container is handed to the site's lazy loader
 // (lib/lazy-mount.js), which builds it when it comes near the screen or gets focus.
 // A widget that fails says so in its box; the rest of the page keeps working.
 import { fetchJson, lazyMount } from "./lib/lazy-mount.js";
 
-const here = (path) => new URL(path, import.meta.url);
-
-/** name -> {label, module, data: {key: [url, what]}} */
+/** name -> {label, module, data: {key: [url, what]}, failure}. A url is relative to this
+ * file; "{lesson}" in it is the container's data-lesson (the practice section's). */
 export const WIDGETS = {
   explorer: {
     label: "Query explorer",
@@ -30,6 +30,12 @@ export const WIDGETS = {
     data: { attention: ["../assets/data/it_attention.json", "attention data"] },
     failure: "The attention data could not be loaded.",
   },
+  practice: {
+    label: "Practice exercises",
+    module: () => import("./practice/ui.js"),
+    data: { manifest: ["../practice/{lesson}/manifest.json", "list of exercises"] },
+    failure: "The exercises could not be loaded.",
+  },
   training: {
     label: "Training, checkpoint by checkpoint",
     module: () => import("./lib/training-widget.js"),
@@ -44,20 +50,32 @@ export const WIDGETS = {
   },
 };
 
+/** A data file's address for one container: {name} is its data-name, a page's slug. */
+function dataUrl(url, box) {
+  const filled = url.replace(/\{(\w+)\}/g, (_, name) => {
+    const value = box.dataset[name];
+    if (!/^[a-z][a-z0-9-]*$/.test(value ?? "")) {
+      throw new Error(`the widget's container names no ${name} (data-${name}="${value ?? ""}")`);
+    }
+    return value;
+  });
+  return new URL(filled, import.meta.url);
+}
+
 for (const [name, spec] of Object.entries(WIDGETS)) {
   lazyMount({
     selector: `[data-widget="${name}"]`,
     label: spec.label,
-    load: async () => {
+    build: async (box) => {
       const entries = Object.entries(spec.data);
       const [widget, ...files] = await Promise.all([
         spec.module(),
-        ...entries.map(([, [url, what]]) => fetchJson(here(url), what)),
+        ...entries.map(([, [url, what]]) => fetchJson(dataUrl(url, box), what)),
       ]);
-      return [widget, Object.fromEntries(entries.map(([key], i) => [key, files[i]]))];
+      return widget.mount(box, Object.fromEntries(entries.map(([key], i) => [key, files[i]])));
     },
-    mount: (box, [widget, data]) => widget.mount(box, data),
-    fail: (box) => {
+    fail: (box, error) => {
+      if (error.shown) return; // the widget has said what failed, in its own words
       (box.querySelector(".widget__loading") || box).textContent = spec.failure;
     },
   });

@@ -104,7 +104,7 @@ def test_a_lessons_practice_runs_its_own_steps_in_pyodide(
     page.on("request", lambda r: requests.append(r.url))
     page.goto(site_url + f"{lesson}/", wait_until="load")
     section = page.locator(".practice")
-    assert section.get_attribute("data-practice") == lesson
+    assert section.get_attribute("data-lesson") == lesson
 
     page.locator(expected.first_anchor).scroll_into_view_if_needed()
     last = steps[-1]

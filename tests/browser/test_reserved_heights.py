@@ -29,7 +29,13 @@ REM = 20  # px: Material's root font size on these widths
 WIDGETS = {
     "heatmap": ("attention/", "[data-widget=heatmap]", "**/lib/heatmap-widget.js", "", 6 * REM),
     "explorer": ("attention/", "[data-widget=explorer]", "**/lib/explorer-widget.js", "", 10 * REM),
-    "practice": ("attention/", "[data-practice]", "**/practice/ui.js", ".practice__runner", 240),
+    "practice": (
+        "attention/",
+        "[data-widget=practice]",
+        "**/practice/ui.js",
+        ".practice__runner",
+        240,
+    ),
 }
 
 

@@ -33,7 +33,7 @@ WIDGETS = {
         "attention/",
     ),
     "practice": (
-        "[data-practice]",
+        "[data-widget=practice]",
         "**/javascripts/practice/ui.js",
         "Practice exercises (loading)",
         "a[href*='pyodide']",

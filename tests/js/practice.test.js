@@ -1,6 +1,7 @@
 // The practice runner's pure helpers (docs/javascripts/practice/lib.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 
 import {
   STORAGE_PREFIX,
@@ -37,15 +38,22 @@ test("storage keys are per step and reject anything that is not a step id", () =
   assert.throws(() => storageKeys("01_dot/../x"), /not a practice step id/);
 });
 
-test("each lesson has its own manifest, named by the section's data-practice", () => {
+test("each lesson has its own manifest, named by the section's data-lesson", () => {
   assert.equal(manifestPath("attention"), "practice/attention/manifest.json");
   assert.equal(manifestPath("self-attention"), "practice/self-attention/manifest.json");
-  // An empty attribute (data-practice with no value), or anything that is not a page
+  // An empty attribute (data-lesson with no value), or anything that is not a page
   // slug, fails with a message the page can show.
-  assert.throws(() => manifestPath(""), /names no lesson \(data-practice=""\)/);
+  assert.throws(() => manifestPath(""), /names no lesson \(data-lesson=""\)/);
   assert.throws(() => manifestPath(undefined), /names no lesson/);
   assert.throws(() => manifestPath("../x"), /names no lesson/);
   assert.throws(() => manifestPath("Attention"), /names no lesson/);
+});
+
+test("the widget loader asks for the manifest where manifestPath puts it", () => {
+  // widgets.js (loaded on every page) writes the address itself rather than import lib.js.
+  const loader = readFileSync(new URL("../../docs/javascripts/widgets.js", import.meta.url), "utf8");
+  const [, url] = loader.match(/manifest: \["([^"]+)"/);
+  assert.equal(url, "../" + manifestPath("x").replace("/x/", "/{lesson}/"));
 });
 
 test("megabytes with one decimal, and bad byte counts are refused", () => {

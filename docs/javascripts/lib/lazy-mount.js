@@ -4,13 +4,14 @@
 // height it will take). lazyMount() watches the containers of each page view and
 // builds a widget only when it is needed: when its container comes within LOOK_AHEAD_PX
 // of the screen, or when something in it gets focus. One attribute tells where each
-// container stands: data-widget-state goes waiting, loading, then ready (or error).
+// container stands: data-widget-state goes waiting, loading, then ready (or error; a
+// widget that failed may ask to be built again, with RETRY_EVENT on its container).
 //
 // While it waits or loads, the container itself is a tab stop with a name ("… (loading)"),
 // so a keyboard reader who tabs onto it wakes it, and focus moves to its first control
 // once it is ready. Material's instant navigation swaps pages without reloading scripts
 // and emits on document$ each time: each page view watches only its own containers, and
-// a container is built once.
+// a container is built once (the site has it off, but widgets need not know).
 
 /** How far below (or above) the screen a widget starts loading, in CSS pixels: enough
  * to be built before a reader scrolls onto it, not so much that the heatmap (a screen
@@ -18,6 +19,9 @@
 export const LOOK_AHEAD_PX = 300;
 /** The attribute that holds a container's state. */
 export const STATE_ATTR = "data-widget-state";
+/** The event a widget that failed dispatches on its container to be built again (its
+ * Retry button): the loader fetches what it needs afresh and mounts it again. */
+export const RETRY_EVENT = "widget-retry";
 const FOCUSABLE =
   'button, select, input, textarea, a[href], [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
 
@@ -30,18 +34,6 @@ export function onPageView(fn) {
   } else {
     fn();
   }
-}
-
-/** `fn` called once; later calls share its promise (a failure lets the next call retry). */
-export function once(fn) {
-  let promise = null;
-  return () => {
-    if (!promise) {
-      promise = Promise.resolve().then(fn);
-      promise.catch(() => (promise = null));
-    }
-    return promise;
-  };
 }
 
 /** fetch() a JSON file, with an error that names it when it cannot be had. */
@@ -58,20 +50,18 @@ export async function fetchJson(url, what) {
  * @param {object} spec
  * @param {string} spec.selector the widget's containers
  * @param {string} spec.label the widget's name, read out while it loads
- * @param {() => Promise<any>} spec.load fetches what the widget needs (once for all)
- * @param {(root: Element, loaded: any) => (void|Promise<void>)} spec.mount builds it
+ * @param {(root: Element) => Promise<any>} spec.build fetches what the widget needs and builds it
  * @param {(root: Element, error: Error) => void} spec.fail says in the page what failed
  */
-export function lazyMount({ selector, label, load, mount, fail }) {
-  const loadOnce = once(load);
+export function lazyMount({ selector, label, build, fail }) {
   let observer = null; // watches the containers of the current page view only
 
   function wake(root) {
     if (root.getAttribute(STATE_ATTR) !== "waiting") return;
     root.setAttribute(STATE_ATTR, "loading");
     if (observer) observer.unobserve(root);
-    loadOnce()
-      .then((loaded) => mount(root, loaded))
+    Promise.resolve()
+      .then(() => build(root))
       .then(() => {
         const hadFocus = document.activeElement === root;
         restore(root);
@@ -83,6 +73,10 @@ export function lazyMount({ selector, label, load, mount, fail }) {
         root.setAttribute(STATE_ATTR, "error");
         fail(root, error);
         console.error(error);
+        root.addEventListener(RETRY_EVENT, () => {
+          root.setAttribute(STATE_ATTR, "waiting");
+          wake(root);
+        }, { once: true });
       });
   }
 

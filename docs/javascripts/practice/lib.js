@@ -13,10 +13,10 @@ export function storageKeys(stepId) {
 }
 
 /** Where a lesson's exercises are, relative to the site root: the practice section names
- *  its lesson (`data-practice="self-attention"`) and loads that lesson's manifest only. */
+ *  its lesson (`data-lesson="self-attention"`) and loads that lesson's manifest only. */
 export function manifestPath(lesson) {
   if (typeof lesson !== "string" || !/^[a-z][a-z0-9-]*$/.test(lesson)) {
-    throw new Error(`the practice section names no lesson (data-practice="${lesson ?? ""}")`);
+    throw new Error(`the practice section names no lesson (data-lesson="${lesson ?? ""}")`);
   }
   return `practice/${lesson}/manifest.json`;
 }

@@ -1,6 +1,8 @@
 // The practice section: editors, the run/reset/solution buttons, the results, and the
-// Pyodide worker that runs the checks. Loaded on demand by ../practice.js when the
-// section comes near the viewport (or gets focus); never on other pages.
+// Pyodide worker that runs the checks. Loaded by ../widgets.js when the section
+// (<div class="practice" data-widget="practice" data-lesson="...">) comes near the
+// viewport or gets focus, with the lesson's manifest as data.manifest; never on other
+// pages. mount() returns the section's state: its worker, its storage, its editors' saves.
 import { h } from "../lib/dom.js";
 import {
   crashText,
@@ -19,49 +21,23 @@ import {
   storageKeys,
 } from "./lib.js";
 import { renderResults, showStatus, tierContent } from "./render.js";
+import { RETRY_EVENT } from "../lib/lazy-mount.js";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
 
-const manifests = new Map(); // lesson -> Promise of its manifest
-let editorPromise = null;
-let runner = null; // the one PythonWorker shared by every step of the page
-let mounted = null; // the [data-practice] element currently mounted
-
 // --- loading --------------------------------------------------------------------------
 
-function loadManifest(lesson) {
-  if (!manifests.has(lesson)) {
-    const path = manifestPath(lesson);
-    const refuse = (problem) => {
-      const err = new Error(startFailureText({ reason: "manifest", problem }));
-      err.detail = { reason: "manifest", problem };
-      throw err;
-    };
-    const promise = fetch(new URL(path, SITE_ROOT)).then(async (r) => {
-      if (!r.ok) refuse(`the list of exercises (${path}) could not be downloaded (HTTP ${r.status})`);
-      let manifest;
-      try {
-        manifest = JSON.parse(await r.text());
-      } catch {
-        refuse(`the list of exercises (${path}) is empty or cut short`);
-      }
-      const problem = manifestProblem(manifest, path);
-      if (problem) refuse(problem);
-      return manifest;
-    });
-    manifests.set(lesson, promise);
-    promise.catch(() => manifests.delete(lesson));
+/** Refuse a manifest that cannot drive the section, with a `detail` (see startFailureText). */
+function checkManifest(manifest, lesson) {
+  const problem = manifestProblem(manifest, manifestPath(lesson));
+  if (problem) {
+    const err = new Error(startFailureText({ reason: "manifest", problem }));
+    err.detail = { reason: "manifest", problem };
+    throw err;
   }
-  return manifests.get(lesson);
 }
 
-function loadEditor() {
-  if (!editorPromise) {
-    editorPromise = import(new URL("./editor.bundle.js", import.meta.url).href);
-    editorPromise.catch(() => (editorPromise = null));
-  }
-  return editorPromise;
-}
+const loadEditor = () => import(new URL("./editor.bundle.js", import.meta.url).href);
 
 // --- the worker -----------------------------------------------------------------------
 
@@ -227,59 +203,58 @@ class PythonWorker {
   }
 }
 
-// The reader's code is kept in localStorage. When the browser refuses (storage blocked,
-// or full), practice works on and the section says so once, quietly (storageNote).
-let storageTrouble = null; // null, "blocked" or "full", once seen
-let onStorageTrouble = () => {};
-
-function noteTrouble(kind) {
-  if (storageTrouble) return;
-  storageTrouble = kind;
-  onStorageTrouble(kind);
-}
-
-function storage() {
-  try {
-    const store = window.localStorage;
-    if (!store) noteTrouble("blocked");
-    return store;
-  } catch {
-    noteTrouble("blocked");
-    return null;
+/** The reader's code, kept in localStorage. When the browser refuses (storage blocked,
+ *  or full), practice works on and the section says so once, quietly (onTrouble). */
+class Store {
+  constructor() {
+    this.trouble = null; // null, "blocked" or "full", once seen
+    this.onTrouble = () => {};
   }
-}
 
-function getItem(key) {
-  try {
-    return storage()?.getItem(key) ?? null;
-  } catch {
-    noteTrouble("blocked");
-    return null;
+  note(kind) {
+    if (this.trouble) return;
+    this.trouble = kind;
+    this.onTrouble(kind);
   }
-}
 
-function setItem(key, value) {
-  try {
-    const store = storage();
-    if (!store) return false;
-    if (value === null) store.removeItem(key);
-    else store.setItem(key, value);
-    return true;
-  } catch (err) {
-    noteTrouble(err && (err.name === "QuotaExceededError" || err.code === 22) ? "full" : "blocked");
-    return false;
+  storage() {
+    try {
+      const store = window.localStorage;
+      if (!store) this.note("blocked");
+      return store;
+    } catch {
+      this.note("blocked");
+      return null;
+    }
+  }
+
+  get(key) {
+    try {
+      return this.storage()?.getItem(key) ?? null;
+    } catch {
+      this.note("blocked");
+      return null;
+    }
+  }
+
+  set(key, value) {
+    try {
+      const store = this.storage();
+      if (!store) return false;
+      if (value === null) store.removeItem(key);
+      else store.setItem(key, value);
+      return true;
+    } catch (err) {
+      this.note(err && (err.name === "QuotaExceededError" || err.code === 22) ? "full" : "blocked");
+      return false;
+    }
   }
 }
 
 // Saves still waiting for their 300 ms pause are written at once when the page is left
-// or hidden (a quick reload, a closed tab, a phone switching apps).
-const pendingSaves = new Set(); // functions that write one editor's code now
-const otherTab = new Map(); // storage key -> what to do when another tab changes it
-let pageListeners = false;
-
-function listenToThePage() {
-  if (pageListeners) return;
-  pageListeners = true;
+// or hidden (a quick reload, a closed tab, a phone switching apps); a change another tab
+// makes to a step's code is offered to this one.
+function listenToThePage({ pendingSaves, otherTab }) {
   const flush = () => {
     for (const save of [...pendingSaves]) save();
   };
@@ -348,7 +323,8 @@ function buildLoader(box) {
 // tiers, each on request (a nudge, then the failing call with both answers, then a
 // solution), which render.js builds from the report's own tiers (tiers() in _harness.py).
 
-function buildStep(container, step, editorModule) {
+function buildStep(section, container, step, editorModule) {
+  const { store, pendingSaves, otherTab } = section;
   const keys = storageKeys(step.id);
   const ids = { keys: `practice-keys-${step.id}`, solution: `practice-solution-${step.id}` };
   container.replaceChildren();
@@ -371,7 +347,7 @@ function buildStep(container, step, editorModule) {
   );
   // The solution is the last tier: offered once the first two were shown (kept across
   // visits, under the step's "failed" key).
-  const unlockedBefore = getItem(keys.failed) === "1";
+  const unlockedBefore = store.get(keys.failed) === "1";
   reveal.hidden = !unlockedBefore;
   const hint = h("button", { type: "button", class: "practice__button", "data-action": "hint", hidden: true }, tierButtonText(0));
   const status = h("p", { class: "practice__status", role: "status", "aria-live": "polite" });
@@ -395,11 +371,11 @@ function buildStep(container, step, editorModule) {
   const save = () => {
     cancelSave();
     const code = editor.getCode();
-    setItem(keys.code, code === step.starter ? null : code);
+    store.set(keys.code, code === step.starter ? null : code);
   };
   const editor = editorModule.createEditor({
     parent: editorBox,
-    doc: getItem(keys.code) ?? step.starter,
+    doc: store.get(keys.code) ?? step.starter,
     label: `Python editor: ${step.title}`,
     describedBy: ids.keys,
     onChange() {
@@ -448,6 +424,7 @@ function buildStep(container, step, editorModule) {
     run.setAttribute("aria-busy", "true");
     container.dataset.state = "running";
     delete status.dataset.outcome;
+    const { runner } = section;
     // runner.ready is a promise (always truthy): isReady says whether Python is up.
     status.textContent = runner.isReady ? "Running the checks…" : "Starting Python…";
     const outcome = await runner.run(step.id, editor.getCode());
@@ -469,7 +446,7 @@ function buildStep(container, step, editorModule) {
   reset.addEventListener("click", () => {
     editor.setCode(step.starter);
     cancelSave();
-    setItem(keys.code, null);
+    store.set(keys.code, null);
     status.textContent = "The starter code is back. Ctrl+Z in the editor undoes the reset.";
   });
 
@@ -483,7 +460,7 @@ function buildStep(container, step, editorModule) {
       return;
     }
     // Both tiers shown: the last one, the solution, is offered instead.
-    setItem(keys.failed, "1");
+    store.set(keys.failed, "1");
     reveal.hidden = false;
     hint.hidden = true;
     reveal.focus();
@@ -501,69 +478,61 @@ function buildStep(container, step, editorModule) {
   return editor;
 }
 
-// --- entry points, called by ../practice.js (through lib/lazy-mount.js) ---------------------------------------------------
+// --- the entry point, called by ../widgets.js ----------------------------------------------
 
-/** Build every step inside `root` (once) and start loading Python. */
-export async function mount(root) {
-  mounted = root;
-  const loaderBox = root.querySelector("[data-practice-loader]") || root.insertBefore(h("div"), root.firstChild);
+/** Build every step inside `box` from the lesson's manifest and start loading Python.
+ *  Returns the section's state. A manifest that cannot drive the section, or an editor
+ *  that cannot load, is said in the section's loader line with a Retry (which asks the
+ *  loader for the manifest again); the error thrown then is marked `shown`. */
+export async function mount(box, { manifest }) {
+  const loaderBox = box.querySelector(".practice__loader") || box.insertBefore(h("div"), box.firstChild);
   loaderBox.classList.add("practice__loader");
   const loader = buildLoader(loaderBox);
-  const editorLoading = loadEditor(); // in parallel with the exercises and Python
-  let manifest, editorModule;
+  const section = {
+    box,
+    runner: null, // the one PythonWorker shared by every step of the section
+    store: new Store(),
+    pendingSaves: new Set(), // functions that write one editor's code now
+    otherTab: new Map(), // storage key -> what to do when another tab changes it
+  };
+  let editorModule;
   try {
-    manifest = await loadManifest(root.dataset.practice);
-    startPython(manifest, loader);
+    checkManifest(manifest, box.dataset.lesson);
+    const editorLoading = loadEditor(); // in parallel with Python
+    startPython(section, manifest, loader);
     editorModule = await editorLoading;
   } catch (err) {
-    const message = err.detail ? err.message : `The practice section could not load: ${err.message}`;
-    loader.fail(message, () => {
-      mount(root).then(() => (root.dataset.widgetState = "ready"), () => {});
-    });
-    throw err; // the lazy loader marks the section data-widget-state="error"
+    if (section.runner) section.runner.stop();
+    const message = err.detail ? err.message : "The editor could not be loaded. Check the connection, then press Retry.";
+    loader.fail(message, () => box.dispatchEvent(new Event(RETRY_EVENT)));
+    err.shown = true;
+    throw err; // the loader marks the section data-widget-state="error"
   }
-  listenToThePage();
+  listenToThePage(section);
   const note = h("p", { class: "practice__storage-note", "data-storage-note": "", hidden: true });
   loaderBox.after(note);
-  onStorageTrouble = (kind) => {
+  section.store.onTrouble = (kind) => {
     note.textContent = kind === "full"
       ? "Your browser's storage for this site is full, so the code you type here will not be kept when you leave the page."
       : "Your browser does not let this site keep data, so the code you type here will not be kept when you leave the page.";
     note.hidden = false;
   };
-  if (storageTrouble) onStorageTrouble(storageTrouble);
-  else getItem(STORAGE_PREFIX + "probe"); // blocked storage shows at once, not at the first save
+  section.store.get(STORAGE_PREFIX + "probe"); // blocked storage shows at once, not at the first save
   const steps = new Map(manifest.steps.map((s) => [s.id, s]));
-  for (const container of root.querySelectorAll(".practice__runner[data-step]")) {
+  for (const container of box.querySelectorAll(".practice__runner[data-step]")) {
     const step = steps.get(container.dataset.step);
-    if (step) buildStep(container, step, editorModule);
+    if (step) buildStep(section, container, step, editorModule);
   }
+  return section;
 }
 
-/** Start (or keep) the worker, reporting its progress to this page's loader line. */
-function startPython(manifest, loader) {
-  const news = {
+/** Start the section's worker, reporting its progress to the section's loader line. */
+function startPython(section, manifest, loader) {
+  section.runner = new PythonWorker(manifest, {
     onProgress: (loaded, total) => loader.progress(loaded, total),
     onReady: (ms) => loader.ready(ms),
     onRestart: () => loader.restart(),
-    onFail: (err) => loader.fail(err.message, () => runner && runner.ensure().catch(() => {})),
-  };
-  if (runner && runner.manifest !== manifest) {
-    runner.stop(); // another lesson's checks: this page needs its own
-    runner = null;
-  }
-  if (runner) Object.assign(runner, news);
-  else runner = new PythonWorker(manifest, news);
-  runner.ensure().catch(() => {}); // onFail says what failed, with a Retry
-}
-
-/** After instant navigation: stop the worker if its page is gone. */
-export function release(current) {
-  if (mounted && mounted !== current && !mounted.isConnected) {
-    mounted = null;
-    for (const save of [...pendingSaves]) save();
-    otherTab.clear();
-    if (runner) runner.stop();
-    runner = null;
-  }
+    onFail: (err) => loader.fail(err.message, () => section.runner.ensure().catch(() => {})),
+  });
+  section.runner.ensure().catch(() => {}); // onFail says what failed, with a Retry
 }
