@@ -19,7 +19,7 @@ from mkdocs.structure.files import Files
 from site_build.editor_bundle import build_bundle
 from site_build.fast_rebuild import reuse_while_unchanged
 from site_build.mkdocs_files import put_generated
-from site_build.practice import PYODIDE_FILES, site_files
+from site_build.practice import site_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +32,8 @@ EDITOR_PATH = "javascripts/practice/editor.bundle.js"
 # Run before mkdocs-htmlproofer-plugin's on_files, which snapshots the file list.
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    inputs = [PRACTICE, PYODIDE / "package.json", *(PYODIDE / name for name in PYODIDE_FILES)]
+    # Pyodide's files (12 MB) are named by its package.json, which gives their version.
+    inputs = [PRACTICE, PYODIDE / "package.json"]
     generated = dict(
         reuse_while_unchanged("practice", inputs, lambda: site_files(PRACTICE, PYODIDE))
     )
