@@ -4,11 +4,12 @@ Thin wiring only; the logic lives in ``site_build/fast_rebuild.py`` (tested in
 ``tests/test_fast_rebuild.py``). For ``mkdocs serve --dirty``, which renders only the
 pages whose built HTML is missing or older than their Markdown:
 
-* ``on_files`` (last): each file from ``docs/`` gets the digest of what it is made from
-  (a page: its Markdown, the files it includes, and what every page depends on:
-  ``mkdocs.yml``, the theme's overrides, the build's code). When that digest is not the
-  one the built file was made from, the built file is removed, and MkDocs makes it
-  again. File times are never looked at.
+* ``on_files`` (last): each page, and each other file from ``docs/``, gets the digest of
+  what it is made from (a page: its Markdown, the files it includes, and what every
+  page depends on: ``mkdocs.yml``, the theme's overrides, the build's code; the
+  notebook, read from the copy ``hooks/downloads.py`` makes, also ``attention_ref``).
+  When that digest is not the one the built file was made from, the built file is
+  removed, and MkDocs makes it again. File times are never looked at.
 * ``on_env`` hands on an overlay of the theme's Jinja environment that keeps compiled
   templates in ``.cache/jinja/`` between builds (MkDocs compiles them again for each
   build otherwise).
@@ -93,15 +94,16 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     docs = Path(config.docs_dir)
     sources: dict[str, list[Path]] = {}
     for f in files:
-        if not f.abs_src_path or not Path(f.abs_src_path).is_relative_to(docs):
-            continue  # the theme's files, generated files: not the contributor's
-        if f.inclusion.is_excluded():
-            continue  # not built (partials, overrides: followed as includes and theme)
+        if not f.abs_src_path or f.inclusion.is_excluded():
+            continue  # made from content (always written), or not built (partials)
         source = Path(f.abs_src_path)
-        _build.outputs[f.src_uri] = Path(f.abs_dest_path)
         if not f.is_documentation_page():
-            sources[f.src_uri] = [source]
+            if source.is_relative_to(docs):  # not the theme's files or the vendored ones
+                _build.outputs[f.src_uri] = Path(f.abs_dest_path)
+                sources[f.src_uri] = [source]
             continue
+        # A page, from docs/ or from a copy the build made (the notebook's, in .cache/).
+        _build.outputs[f.src_uri] = Path(f.abs_dest_path)
         _build.pages.append(f.src_uri)
         sources[f.src_uri] = page_inputs(source, root)
         if source.suffix != ".md":  # a notebook: executed with attention_ref at build time

@@ -61,8 +61,8 @@ _made: dict[str, tuple[Any, Any]] = {}
 def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
     """A hex digest of ``paths`` by name and bytes; a folder counts as its files.
 
-    A missing file counts too (as missing), so that its coming is a change. Names are
-    taken relative to ``root`` when given, so that two copies of a project agree.
+    A missing file counts too (as missing), so that its coming is a change. Names under
+    ``root`` (when given) are taken relative to it, so that two copies of a project agree.
 
     Examples
     --------
@@ -76,7 +76,8 @@ def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
     """
     digest = hashlib.blake2b(digest_size=20)
     for name, content in files_signature(paths):
-        shown = Path(name).relative_to(root).as_posix() if root else name
+        path = Path(name)
+        shown = path.relative_to(root).as_posix() if root and path.is_relative_to(root) else name
         for part in (shown.encode("utf-8"), content.encode("ascii")):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)

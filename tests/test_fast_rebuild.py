@@ -326,6 +326,7 @@ MADE_FROM = {
         "docs/partials/part.md",
         "snippets/inner.py",
     ],
+    "copied/index.html": ["docs/copied.md"],
     "javascripts/note.js": ["docs/javascripts/note.js"],
 }
 TOKEN = re.compile(r"tok_[a-z]+_[a-z]+")
@@ -339,6 +340,27 @@ def on_env(env, config, files):
         folder = os.path.dirname(config.config_file_path)
         subprocess.run(["git", *command.split()], cwd=folder, check=True, capture_output=True)
     return env
+"""
+#: A hook of the test project: the page copied.md is built from a copy in a folder named
+#: by its content, written once (so its file time is that of its first build), as
+#: hooks/downloads.py does with the notebook.
+COPY_HOOK = """
+import hashlib
+from pathlib import Path
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+@event_priority(110)
+def on_files(files, config):
+    page = files.get_file_from_path("copied.md")
+    text = Path(page.abs_src_path).read_bytes()
+    folder = Path(config.config_file_path).parent / ".copies" / hashlib.sha256(text).hexdigest()
+    if not (folder / "copied.md").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "copied.md").write_bytes(text)
+    files.remove(page)
+    files.append(File("copied.md", str(folder), config.site_dir, config.use_directory_urls))
+    return files
 """
 
 
@@ -380,6 +402,7 @@ def set_tokens(project: Path, word: str) -> None:
         '```python\n--8<-- "snippets/inner.py"\n```\n',
         "snippets/shown.py": 'print("tok_shown_{w}")\n',
         "snippets/inner.py": 'print("tok_inner_{w}")\n',
+        "docs/copied.md": "# Copied\n\nBuilt from a copy, tok_copied_{w}.\n",
         "docs/javascripts/note.js": "// tok_note_{w}\n",
     }
     for name, text in files.items():
@@ -391,12 +414,13 @@ def repo(project: Path) -> Path:
     """The project in a git repository: branch ``main`` (tokens ``..._one``) and ``other``
     (tokens ``..._two``), ``main`` checked out; the test hook listed after this site's."""
     write(project / "midway.py", MIDWAY_HOOK)
+    write(project / "copy_page.py", COPY_HOOK)
     config = (project / "mkdocs.yml").read_text("utf-8")
     hooks = f"hooks: [{ROOT / 'hooks' / 'fast_rebuild.py'}]"
     assert hooks in config
-    config = config.replace(hooks, f"hooks: [{ROOT / 'hooks' / 'fast_rebuild.py'}, midway.py]")
-    write(project / "mkdocs.yml", config + "exclude_docs: partials/\n")
-    write(project / ".gitignore", "site/\n__pycache__/\n")
+    ours = f"hooks: [{ROOT / 'hooks' / 'fast_rebuild.py'}, midway.py, copy_page.py]"
+    write(project / "mkdocs.yml", config.replace(hooks, ours) + "exclude_docs: partials/\n")
+    write(project / ".gitignore", "site/\n__pycache__/\n.copies/\n")
     set_tokens(project, "one")
     git(project, "init", "-q", "-b", "main")
     git(project, "add", "-A")
@@ -413,13 +437,14 @@ def test_a_branch_switch_during_a_rebuild_is_shown_after_the_next_one(
 ) -> None:
     dirty_build(repo)
     assert stale_outputs(repo) == {}
-    git(repo, "checkout", "-q", "other")  # the server rebuilds after the switch
-    dirty_build(repo)
-    assert stale_outputs(repo) == {}
-    assert "tok_home_two" in (repo / "site/index.html").read_text("utf-8")
-    # Back to main, and to other again before that rebuild writes its pages.
-    git(repo, "checkout", "-q", "main")
-    monkeypatch.setenv("MIDWAY_GIT", "checkout -q other")
+    for branch in ("other", "main"):  # the server rebuilds after each switch
+        git(repo, "checkout", "-q", branch)
+        dirty_build(repo)
+        assert stale_outputs(repo) == {}, branch
+    assert "tok_copied_one" in (repo / "site/copied/index.html").read_text("utf-8")
+    # To other, and back to main before that rebuild writes its pages.
+    git(repo, "checkout", "-q", "other")
+    monkeypatch.setenv("MIDWAY_GIT", "checkout -q main")
     dirty_build(repo)
     assert "MIDWAY_GIT" not in os.environ, "the checkout did not happen during the build"
     dirty_build(repo)  # the rebuild the second checkout asks for
