@@ -37,29 +37,6 @@ class Rule:
     at: bool = False
 
 
-def class_sets(html: str) -> set[frozenset[str]]:
-    """The class lists of the elements of ``html``, each as a set.
-
-    Examples
-    --------
-    >>> sorted(sorted(c) for c in class_sets('<p class="a b"><b class=\\'a\\'></b></p>'))
-    [['a'], ['a', 'b']]
-    """
-    return {frozenset((m.group(1) or m.group(2) or "").split()) for m in _CLASS_ATTR.finditer(html)}
-
-
-def declarations(text: str) -> dict[str, str]:
-    """The declarations of a rule's block, by property name (the last one wins).
-
-    Examples
-    --------
-    >>> declarations("font-family: KaTeX_Main; src: url(a;b.woff2) format('woff2')")
-    {'font-family': 'KaTeX_Main', 'src': "url(a;b.woff2) format('woff2')"}
-    """
-    pairs = (d.split(":", 1) for d in _declarations(text) if ":" in d)
-    return {name.strip(): value.strip() for name, value in pairs}
-
-
 def walk(rules: Iterable[Rule]) -> Iterable[Rule]:
     """Every rule of ``rules`` and of the blocks nested in them, in order."""
     for rule in rules:
