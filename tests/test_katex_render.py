@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from site_build.katex_render import Formula, KatexError, Renderer, collect, substitute
+from site_build.site import PAGES, Lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -226,12 +227,7 @@ SITE = ROOT / "site"
 
 @pytest.mark.skipif(not (SITE / "attention" / "index.html").is_file(), reason="site not built")
 def test_the_built_pages_carry_typeset_math_and_no_katex_script() -> None:
-    for page in (
-        "attention/index.html",
-        "self-attention/index.html",
-        "tokens/index.html",
-        "notebooks/sqrt_dk/index.html",
-    ):
+    for page in [p.html for p in PAGES if isinstance(p, Lesson) or p.is_notebook]:
         html = (SITE / page).read_text(encoding="utf-8")
         assert html.count('<span class="katex">') >= 10, page
         assert 'class="arithmatex">\\(' not in html, page
