@@ -69,10 +69,11 @@ build: install ## Build the site strictly into site/
 
 # A live preview skips the raw-HTML link check (htmlproofer): it costs about 0.2 s of every
 # rebuild, and `make build` and `make test` still run it. `--dirty` renders again only the
-# pages that changed: hooks/fast_rebuild.py adds the pages whose includes changed and
-# keeps the search index whole. Bytecode goes to .cache/pycache/, outside the watched
-# folders (a __pycache__ written into snippets/ would start another rebuild), so that the
-# hooks MkDocs loads again at every rebuild are not compiled again each time.
+# pages that changed: hooks/fast_rebuild.py judges that by the content of each page and
+# of what it includes (never by file times) and keeps the search index whole. Bytecode
+# goes to .cache/pycache/, outside the watched folders (a __pycache__ written into
+# snippets/ would start another rebuild), so that the modules a rebuild imports again
+# are not compiled again each time.
 .PHONY: serve
 serve: install ## Build and serve the site on http://127.0.0.1:8000 with live reload
 	SITE_URL=http://$(HOST):$(PORT)/ HTMLPROOFER=false PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/.cache/pycache \

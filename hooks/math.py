@@ -10,11 +10,9 @@ Thin wiring only; the logic lives in ``site_build/katex_render.py`` (typesetting
 * ``on_env`` (after every page's content, before any page is written): typeset all
   formulas not cached in ``.cache/katex/`` in ONE node run. A formula KaTeX rejects fails
   the build, naming the formula, KaTeX's reason and the page.
-* ``on_post_page``: put the typeset HTML in place of the TeX, and preload the KaTeX fonts
-  that the formulas of the page's first screen use (read off KaTeX's CSS), so that text
-  is not laid out first with a fallback font and shifted when the font arrives. Fonts
-  only used further down are not preloaded: they would compete for bandwidth with what
-  the first screen needs, and load when their formulas render.
+* ``on_post_page``: put the typeset HTML in place of the TeX, and preload KaTeX's two
+  text fonts on a page whose first screen shows a formula, so that text is not laid out
+  first with a fallback font and shifted when the font arrives.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from site_build.cache import ContentCache
-from site_build.font_preload import first_screen, font_table, fonts_needed, preload_links
+from site_build.font_preload import fonts_to_preload, preload_links
 from site_build.font_subset import subset_fonts
 from site_build.katex_render import Formula, KatexError, Renderer, collect, substitute
 from site_build.vendor import KATEX_DEST as KATEX_SITE_DIR
@@ -40,14 +38,12 @@ KATEX_FONTS = KATEX_CSS.parent / "fonts"
 FONT_CACHE = ContentCache(ROOT / ".cache" / "katex-fonts")
 
 _renderer: Renderer | None = None
-_fonts: list[tuple[tuple[frozenset[str], ...], str]] = []  # KaTeX's CSS classes -> font
 _pages: dict[Formula, list[str]] = {}  # formula -> the pages it is on
 
 
 def on_pre_build(config: MkDocsConfig) -> None:
-    global _renderer, _fonts
+    global _renderer
     _renderer = Renderer(ROOT, ROOT / ".cache" / "katex")
-    _fonts = font_table(KATEX_CSS.read_text(encoding="utf-8"))
     _pages.clear()
 
 
@@ -78,7 +74,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
         output = substitute(output, _renderer.render(formulas, where=where))
     except KatexError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None
-    fonts = fonts_needed(first_screen(output), _fonts)
+    fonts = fonts_to_preload(output)
     urls = [get_relative_url(f"{KATEX_SITE_DIR}/{font}", page.url) for font in fonts]
     return output.replace("</head>", preload_links(urls) + "</head>", 1)
 

@@ -20,6 +20,7 @@ Thin wiring only; the logic lives in ``site_build/notebook.py`` (tested in
 from __future__ import annotations
 
 import platform
+import re
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
@@ -36,14 +37,17 @@ from site_build.notebook import environment_key, polish_page, to_ipynb
 ROOT = Path(__file__).resolve().parent.parent
 
 NOTEBOOK_DIR = "notebooks"
+#: The name of the cache entry this hook points mkdocs-jupyter's cache at.
+NOTEBOOK_ENTRY = re.compile(r"notebook-[0-9a-f]+")
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is None or not plugin.config["cache"]:
         return config
-    base = Path(getattr(plugin, "_cache_base", plugin.config["cache_dir"]))
-    plugin._cache_base = str(base)  # rebuilds must not nest the folders
+    base = Path(plugin.config["cache_dir"])
+    if NOTEBOOK_ENTRY.fullmatch(base.name):  # set by a call before: the folders never nest
+        base = base.parent
     # Versions read from the installed metadata: importing matplotlib costs 0.2 s.
     versions = {
         "python": platform.python_version(),

@@ -19,7 +19,7 @@ from mkdocs.structure.files import Files
 from site_build.editor_bundle import build_bundle
 from site_build.fast_rebuild import reuse_while_unchanged
 from site_build.mkdocs_files import put_generated
-from site_build.practice import PYODIDE_FILES, site_files
+from site_build.practice import site_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,8 +34,8 @@ EDITOR_PATH = "javascripts/practice/editor.bundle.js"
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # The worked example's values are written into the published files: its source too.
+    # Pyodide's files (12 MB) are named by its package.json, which gives their version.
     inputs = [PRACTICE, WORKED_EXAMPLE, PYODIDE / "package.json"]
-    inputs += [PYODIDE / name for name in PYODIDE_FILES]
     generated = dict(
         reuse_while_unchanged("practice", inputs, lambda: site_files(PRACTICE, PYODIDE))
     )

@@ -48,17 +48,6 @@ class Rule:
         return self.at and self.prelude.split(" ")[0][1:].lower() in _NESTED
 
 
-def class_sets(html: str) -> set[frozenset[str]]:
-    """The class lists of the elements of ``html``, each as a set.
-
-    Examples
-    --------
-    >>> sorted(sorted(c) for c in class_sets('<p class="a b"><b class=\\'a\\'></b></p>'))
-    [['a'], ['a', 'b']]
-    """
-    return {frozenset((m.group(1) or m.group(2) or "").split()) for m in _CLASS_ATTR.finditer(html)}
-
-
 def page_names(html: str) -> tuple[set[str], set[str]]:
     """The class names and ids used in ``html``.
 
@@ -111,17 +100,6 @@ def _declarations(text: str) -> list[tuple[str, str]]:
         for d in nodes
         if d.type == "declaration"
     ]
-
-
-def declarations(text: str) -> dict[str, str]:
-    """The declarations of a rule's block, by property name (the last one wins).
-
-    Examples
-    --------
-    >>> declarations("font-family: KaTeX_Main; src: url(a;b.woff2) format('woff2')")
-    {'font-family': 'KaTeX_Main', 'src': 'url(a;b.woff2) format("woff2")'}
-    """
-    return dict(_declarations(text))
 
 
 def walk(rules: Iterable[Rule]) -> Iterable[Rule]:

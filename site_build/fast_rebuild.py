@@ -1,53 +1,50 @@
-"""The contributor's loop: what makes a rebuild under ``mkdocs serve`` quicker.
+"""The contributor's loop: ``make serve`` renders again only what changed, judged by content.
 
-Things MkDocs does on every rebuild that a rebuild does not need to repeat:
+``make serve`` runs ``mkdocs serve --dirty``. MkDocs then renders a page only when its
+built HTML is missing or older than its Markdown, and copies a file from ``docs/`` only
+when its copy is missing or older. File times cannot say whether the built site matches
+the files on disk: a ``git checkout`` or a ``git stash pop`` that lands while a build
+runs leaves HTML written *after* the sources it no longer matches, and an include
+(``--8<--``) is not looked at at all. So staleness is judged here by content:
 
-* :func:`cache_templates`: MkDocs makes a new Jinja environment for every build, so the
-  theme's templates are compiled again each time (about 0.1 s). Compiled templates are
-  kept in ``.cache/jinja/``, keyed by Jinja on each template's source (a changed
-  template is compiled again) and on Jinja's and Python's versions. ``make build``
-  profits too; the pages are the same.
-* :func:`poll_every`: ``mkdocs serve`` notices an edit by polling the watched folders
-  every 0.5 s, so an edit waits 0.25 s on average before its rebuild starts. The server
-  is given a watcher that polls more often (every 0.1 s, as the hook asks).
-* :func:`settle_after`: after the first change it notices, the server waits 0.1 s for
-  changes to stop before it rebuilds; an editor's save is over well within 0.03 s.
-* :func:`reuse_while_unchanged`: generated files whose inputs did not change since the
-  last build in this process are not made again (the practice manifests, the figures,
-  the model data, the stylesheet bundle, the notebook: 0.2 s of a rebuild together).
-* :func:`list_theme_files_once`: every build lists the theme's files to copy the static
-  ones, and Material's folders hold 14,000 icons that the listing then filters out one
-  name at a time (0.1 s). The listing is kept while the theme's folders are unchanged,
-  without the hidden folders (``.icons``) that MkDocs never copies.
-* Rendering every page again. ``make serve`` runs ``mkdocs serve --dirty``, which
-  renders again only the pages whose Markdown is newer than their built HTML, and copies
-  only the static files that changed. Two things it misses are put right here:
+* :func:`digest_files` hashes files by name and bytes;
+* :func:`page_inputs` lists what a page is made from: its source and every file it
+  includes (:func:`included_files`, partials followed); files every page depends on
+  (``mkdocs.yml``, the theme's overrides, the build's code) are hashed once, apart;
+* the hook (``hooks/fast_rebuild.py``) keeps, for each built file, the digest of the
+  inputs it was last built from, and removes the built file of every source whose
+  inputs' digest differs now. MkDocs' dirty build then makes it again, as it makes
+  any missing output. The digest is taken before MkDocs reads the sources, so a file
+  that changes during a build has a digest that differs at the next one.
 
-  - :func:`stale_pages`: a page is also out of date when a file it includes
-    (``--8<--``, partials followed) or a file every page depends on (``mkdocs.yml``, the
-    theme's overrides, the build's own code) is newer than its built HTML;
-  - :func:`merge_search_index`: the search index written after such a build holds only
-    the rebuilt pages; the previous index gives the others.
+Two more pieces keep a dirty build whole:
 
-  MkDocs warns that a dirty build may leave the navigation inaccurate, and under
-  ``--strict`` that warning would stop every build. Here the navigation's titles come
-  from ``mkdocs.yml`` (a change to it rebuilds every page), so :func:`quiet_dirty_warning`
-  drops that one message.
+* :func:`merge_search_index`: the search index written after such a build holds only
+  the rebuilt pages; the previous index gives the others;
+* :func:`quiet_dirty_warning`: MkDocs warns that a dirty build may leave the navigation
+  inaccurate, and under ``--strict`` that warning would stop every build. Here the
+  navigation's titles come from ``mkdocs.yml`` (a change to it rebuilds every page).
 
-``hooks/fast_rebuild.py`` wires these into MkDocs.
+And two that spare work MkDocs would repeat at each rebuild:
+
+* :func:`reuse_while_unchanged` keeps what a hook made while the content of its inputs
+  and of the build's code is unchanged (0.2 s of a rebuild);
+* :func:`with_template_cache`: MkDocs makes a new Jinja environment for every build, so
+  the theme's templates are compiled again each time. ``on_env`` hands on an overlay of
+  that environment (Jinja's own API) that keeps compiled templates in ``.cache/jinja/``,
+  keyed by Jinja on each template's source. ``make build`` profits too; the pages are
+  the same.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
-import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import jinja2
-from mkdocs.livereload import LiveReloadServer
-from watchdog.observers.polling import PollingObserver
 
 from site_build.mkdocs_files import LIVE_PACKAGES, files_signature, sources_signature
 from site_build.output_source import INCLUDE
@@ -61,70 +58,30 @@ T = TypeVar("T")
 _made: dict[str, tuple[Any, Any]] = {}
 
 
-def cache_templates(env: jinja2.Environment, cache_dir: Path) -> jinja2.Environment:
-    """Give ``env`` a bytecode cache in ``cache_dir`` (created if missing).
+def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
+    """A hex digest of ``paths`` by name and bytes; a folder counts as its files.
 
-    Parameters
-    ----------
-    env : jinja2.Environment
-        The environment MkDocs renders the theme with.
-    cache_dir : Path
-        Where compiled templates are kept between builds.
+    A missing file counts too (as missing), so that its coming is a change. Names under
+    ``root`` (when given) are taken relative to it, so that two copies of a project agree.
 
-    Returns
-    -------
-    jinja2.Environment
-        ``env`` itself.
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.md").write_text("one")
+    >>> before = digest_files([folder / "a.md", folder / "b.md"], folder)
+    >>> _ = (folder / "a.md").write_text("two")
+    >>> digest_files([folder / "a.md", folder / "b.md"], folder) == before
+    False
     """
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(cache_dir))
-    return env
-
-
-def poll_every(server: LiveReloadServer, seconds: float, watched: Sequence[str]) -> bool:
-    """Make ``server``'s file watcher poll every ``seconds``, keeping what it watches.
-
-    Must be called before the server starts. The ``watched`` paths are unwatched, the
-    watcher is replaced by one with the new interval, and the same paths are watched
-    again with the server's own :meth:`~LiveReloadServer.watch`, so the server's
-    bookkeeping stays whole; paths watched later use the new watcher too.
-
-    Parameters
-    ----------
-    server : LiveReloadServer
-        The server ``mkdocs serve`` hands to the ``on_serve`` event.
-    seconds : float
-        The new polling interval (MkDocs' own is 0.5 s).
-    watched : sequence of str
-        Every path the server watches so far: ``mkdocs serve`` watches the docs folder
-        and the config file before the first ``on_serve`` handler runs.
-
-    Returns
-    -------
-    bool
-        False, and nothing changed, if the watcher has started or watches more than
-        ``watched`` (another path it does not know how to watch again).
-
-    Raises
-    ------
-    ValueError
-        If ``seconds`` is not positive.
-    """
-    if not seconds > 0:
-        raise ValueError(f"the polling interval must be positive, got {seconds!r}")
-    old = server.observer
-    if old.is_alive():
-        return False
-    for path in watched:
-        server.unwatch(path)
-    if old.emitters:  # watches something else too: put everything back as it was
-        for path in watched:
-            server.watch(path)
-        return False
-    server.observer = PollingObserver(timeout=seconds)
-    for path in watched:
-        server.watch(path)
-    return True
+    digest = hashlib.blake2b(digest_size=20)
+    for name, content in files_signature(paths):
+        path = Path(name)
+        shown = path.relative_to(root).as_posix() if root and path.is_relative_to(root) else name
+        for part in (shown.encode("utf-8"), content.encode("ascii")):
+            digest.update(len(part).to_bytes(8, "big"))
+            digest.update(part)
+    return digest.hexdigest()
 
 
 def included_files(text: str, read: Callable[[str], str | None], depth: int = 0) -> set[str]:
@@ -167,53 +124,63 @@ def included_files(text: str, read: Callable[[str], str | None], depth: int = 0)
     return found
 
 
-def _mtime(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return None
+def page_inputs(source: Path, root: Path) -> list[Path]:
+    """The files a page is made from: ``source`` and every file it includes, sorted.
 
-
-def stale_pages(
-    pages: Mapping[str, tuple[Path, Path]], root: Path, every_page: Iterable[Path] = ()
-) -> list[str]:
-    """The pages whose built HTML is older than something they are built from.
-
-    A page's inputs are its Markdown, the files it includes (:func:`included_files`,
-    paths from ``root``) and ``every_page``. A page not built yet is stale.
-
-    Parameters
-    ----------
-    pages : mapping of str to (Path, Path)
-        For each page (any key, such as its ``src_uri``): its Markdown and its built HTML.
-    root : Path
-        The folder that include paths are relative to.
-    every_page : iterable of Path
-        Files that every page depends on; a missing one is ignored.
-
-    Returns
-    -------
-    list of str
-        The keys of the stale pages, in the order of ``pages``.
+    Include paths are relative to ``root`` (pymdownx.snippets' ``base_path``). A source
+    that is not Markdown (a notebook) includes nothing.
     """
-    shared = [t for t in map(_mtime, every_page) if t is not None]
-    newest_shared = max(shared, default=float("-inf"))
 
     def read(path: str) -> str | None:
         file = root / path
         return file.read_text(encoding="utf-8") if file.is_file() else None
 
-    stale = []
-    for key, (source, built) in pages.items():
-        built_at = _mtime(built)
-        if built_at is None:
-            stale.append(key)
-            continue
-        inputs = [source, *(root / p for p in included_files(source.read_text("utf-8"), read))]
-        newest = max((t for t in map(_mtime, inputs) if t is not None), default=float("-inf"))
-        if max(newest, newest_shared) > built_at:
-            stale.append(key)
-    return stale
+    if source.suffix != ".md" or not source.is_file():
+        return [source]
+    return [source, *sorted(root / p for p in included_files(source.read_text("utf-8"), read))]
+
+
+def stale(
+    sources: Mapping[str, list[Path]], built: Mapping[str, str], root: Path, shared: str = ""
+) -> tuple[dict[str, str], list[str]]:
+    """Each source's inputs digest, and the sources whose digest is not the one ``built``.
+
+    Parameters
+    ----------
+    sources : mapping of str to list of Path
+        For each source (any key, such as its ``src_uri``), the files it is made from.
+    built : mapping of str to str
+        For each source built before, the digest it was built from.
+    root : Path
+        The project's root (file names are hashed relative to it).
+    shared : str
+        A digest of what every source depends on, mixed into each one's.
+
+    Returns
+    -------
+    (dict of str to str, list of str)
+        The digests now, and the stale keys in the order of ``sources`` (a source never
+        built is stale).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = (root / "a.md").write_text("A")
+    >>> digests, todo = stale({"a.md": [root / "a.md"]}, {}, root)
+    >>> todo
+    ['a.md']
+    >>> stale({"a.md": [root / "a.md"]}, digests, root)[1]
+    []
+    >>> stale({"a.md": [root / "a.md"]}, digests, root, shared="new config")[1]
+    ['a.md']
+    """
+    digests = {}
+    for key, inputs in sources.items():
+        digests[key] = hashlib.blake2b(
+            (shared + digest_files(inputs, root)).encode("ascii"), digest_size=20
+        ).hexdigest()
+    return digests, [key for key, digest in digests.items() if built.get(key) != digest]
 
 
 def page_of(location: str) -> str:
@@ -283,18 +250,16 @@ def quiet_dirty_warning(logger: logging.Logger | None = None) -> None:
         logger.addFilter(_DropDirtyWarning())
 
 
-def mark_stale(built: Iterable[Path]) -> None:
-    """Date each ``built`` file to the epoch, so that a dirty build renders its page again."""
-    for path in built:
-        os.utime(path, (0, 0))
-
-
-def reuse_while_unchanged(name: str, inputs: Iterable[Path], make: Callable[[], T]) -> T:
+def reuse_while_unchanged(
+    name: str, inputs: Iterable[Path], make: Callable[[], T], key: str = ""
+) -> T:
     """``make()``, or what it returned last time in this process if ``inputs`` are unchanged.
 
     ``mkdocs serve`` runs every build in one process, so a result kept here lasts until
-    an input file's size or modification time changes, or a source of ``attention_ref``
-    or ``site_build`` (the code that makes it) does.
+    the content of an input file changes (or one comes or goes), ``key`` changes, or a
+    source of ``attention_ref`` or ``site_build`` (the code that makes it) does. Every
+    input is read: name large installed files by ``key`` instead (a hash their
+    package's RECORD gives, a version).
 
     Parameters
     ----------
@@ -304,6 +269,8 @@ def reuse_while_unchanged(name: str, inputs: Iterable[Path], make: Callable[[], 
         Every file or folder that ``make`` reads.
     make : callable
         Makes the result from the inputs.
+    key : str
+        What else the result depends on.
 
     Returns
     -------
@@ -318,11 +285,11 @@ def reuse_while_unchanged(name: str, inputs: Iterable[Path], make: Callable[[], 
     >>> read = lambda: (folder / "a.txt").read_text()
     >>> reuse_while_unchanged("doc-example", [folder], read)
     '1'
-    >>> _ = (folder / "a.txt").write_text("22")
+    >>> _ = (folder / "a.txt").write_text("2")
     >>> reuse_while_unchanged("doc-example", [folder], read)
-    '22'
+    '2'
     """
-    signature = (files_signature(inputs), sources_signature(LIVE_PACKAGES))
+    signature = (key, files_signature(inputs), sources_signature(LIVE_PACKAGES))
     kept = _made.get(name)
     if kept is not None and kept[0] == signature:
         return kept[1]  # type: ignore[no-any-return]
@@ -331,57 +298,20 @@ def reuse_while_unchanged(name: str, inputs: Iterable[Path], make: Callable[[], 
     return result
 
 
-def _visible(name: str) -> bool:
-    """Whether a theme file's name has no hidden part (MkDocs skips ``.*`` and ``*/.*``)."""
-    return not any(part.startswith(".") for part in name.split("/"))
+def with_template_cache(env: jinja2.Environment, cache_dir: Path) -> jinja2.Environment:
+    """An overlay of ``env`` that keeps compiled templates in ``cache_dir`` (created if missing).
 
+    Parameters
+    ----------
+    env : jinja2.Environment
+        The environment MkDocs renders the theme with; it is not changed.
+    cache_dir : Path
+        Where compiled templates are kept between builds.
 
-class ListedOnceLoader(jinja2.FileSystemLoader):
-    """A template loader whose listing is made once per process while its folders are unchanged.
-
-    Only :meth:`list_templates` differs from :class:`jinja2.FileSystemLoader`: it leaves
-    out names with a hidden part, and reuses the previous listing while the size and
-    time of every file under ``watched`` (the folders that may change: the site's theme
-    overrides) are unchanged. Templates themselves load as before.
+    Returns
+    -------
+    jinja2.Environment
+        A new environment sharing ``env``'s loader, filters and globals.
     """
-
-    def __init__(self, searchpath: Sequence[str], watched: Sequence[Path]) -> None:
-        super().__init__(list(searchpath))
-        self.watched = list(watched)
-
-    def list_templates(self) -> list[str]:
-        key = "theme files:" + "|".join(map(str, self.searchpath))
-        return list(
-            reuse_while_unchanged(
-                key,
-                self.watched,
-                lambda: [n for n in super(ListedOnceLoader, self).list_templates() if _visible(n)],
-            )
-        )
-
-
-def list_theme_files_once(theme: Any) -> None:
-    """Make ``theme`` (MkDocs' :class:`~mkdocs.theme.Theme`) give environments a
-    :class:`ListedOnceLoader` over its folders, the custom folder watched."""
-    original = type(theme).get_env
-
-    def get_env() -> jinja2.Environment:
-        env: jinja2.Environment = original(theme)
-        watched = [Path(theme.custom_dir)] if theme.custom_dir else []
-        env.loader = ListedOnceLoader(theme.dirs, watched)
-        return env
-
-    theme.get_env = get_env
-
-
-def settle_after(server: LiveReloadServer, seconds: float) -> None:
-    """Make ``server`` wait ``seconds`` without a change before it rebuilds (MkDocs: 0.1 s).
-
-    Raises
-    ------
-    ValueError
-        If ``seconds`` is negative.
-    """
-    if not seconds >= 0:
-        raise ValueError(f"the settling time must be zero or more, got {seconds!r}")
-    server.build_delay = seconds
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    return env.overlay(bytecode_cache=jinja2.FileSystemBytecodeCache(str(cache_dir)))

@@ -47,7 +47,6 @@ import numpy as np
 import numpy.typing as npt
 
 from site_build.cache import ContentCache, content_key
-from site_build.fast_rebuild import reuse_while_unchanged
 
 #: Where the files live in the site, and the manifest the widget reads first.
 EXPORT_DIR = "assets/minilm"
@@ -376,15 +375,12 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
         a hit, a miss and the pruning).
     """
     if source is None:  # a hit needs only the files' hashes, not the loaded model
-        from attention_ref.minilm import file_sha256, model_dir
+        from attention_ref.minilm import model_dir
+        from site_build.heatmap_data import installed_weights_sha256
 
         folder = model_dir()
-        weights = folder / "model.safetensors"
-        # Hashing 90 MB takes 0.1 s: a rebuild under serve reuses the hash while the
-        # file's size and time are unchanged.
-        weights_sha256 = reuse_while_unchanged(
-            "minilm-weights", [weights], lambda: file_sha256(weights)
-        )
+        # Hashing 90 MB takes 0.1 s: the hash is read from the package's RECORD.
+        weights_sha256 = installed_weights_sha256()
         tokenizer_json = (folder / "tokenizer.json").read_bytes()
     else:
         weights_sha256, tokenizer_json = source.weights_sha256, source.tokenizer_json

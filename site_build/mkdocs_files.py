@@ -5,6 +5,7 @@ Small pieces the hooks in ``hooks/`` share, so each hook stays a few lines of wi
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import logging
@@ -45,33 +46,36 @@ def put_generated(
         files.append(File.generated(config, path, abs_src_path=abs_src_path))
 
 
-def files_signature(inputs: Iterable[Path], pattern: str = "*") -> tuple[tuple[str, int, int], ...]:
-    """``(path, mtime_ns, size)`` of every file of ``inputs`` matching ``pattern``, in order.
+def files_signature(inputs: Iterable[Path], pattern: str = "*") -> tuple[tuple[str, str], ...]:
+    """``(path, digest of its bytes)`` of every file of ``inputs`` matching ``pattern``, in order.
 
-    A folder is walked (its files matching ``pattern``, sorted); a file is taken as it is,
-    and a missing one appears as ``(path, -1, -1)``, so that its coming is a change. Two
-    equal signatures mean that nothing changed in between, as far as an editor's save
-    shows (it changes the time). Reading it costs a ``stat`` a file.
+    A folder is walked (its files matching ``pattern``, sorted, without ``__pycache__``);
+    a file is taken as it is, and a missing one appears as ``(path, "missing")``, so
+    that its coming is a change.
+    Two equal signatures mean that no file's content changed in between: file times are
+    not looked at (a ``git checkout`` or ``git stash pop`` can put back older content
+    with any time). Reading it costs a read of every file.
 
     Examples
     --------
     >>> files_signature([Path("no/such/file")])
-    (('no/such/file', -1, -1),)
+    (('no/such/file', 'missing'),)
     """
     entries = []
     for item in inputs:
         for path in sorted(item.rglob(pattern)) if item.is_dir() else [item]:
+            if path.is_dir() or "__pycache__" in path.parts:
+                continue  # bytecode is made from the sources, which are looked at
             try:
-                stat = path.stat()
+                content = path.read_bytes()
             except OSError:
-                entries.append((str(path), -1, -1))
+                entries.append((str(path), "missing"))
                 continue
-            if not path.is_dir():
-                entries.append((str(path), stat.st_mtime_ns, stat.st_size))
+            entries.append((str(path), hashlib.blake2b(content, digest_size=16).hexdigest()))
     return tuple(entries)
 
 
-def sources_signature(packages: Iterable[str] = LIVE_PACKAGES) -> tuple[tuple[str, int, int], ...]:
+def sources_signature(packages: Iterable[str] = LIVE_PACKAGES) -> tuple[tuple[str, str], ...]:
     """:func:`files_signature` of every ``.py`` file of ``packages``.
 
     Examples
@@ -98,7 +102,8 @@ def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> Module
     signature now, all those modules are dropped and imported again. A module that a
     plain ``import`` loaded since the last call carries no stamp; it was loaded from the
     sources as they are, so it is kept (and stamped). Importing a second module does not
-    drop the first.
+    drop the first. Staleness is judged by content (:func:`files_signature`), and the
+    bytecode of a changed source is removed, so Python compiles it again.
 
     Parameters
     ----------
@@ -127,9 +132,16 @@ def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> Module
         return [m for n, m in list(sys.modules.items()) if n.split(".")[0] in roots]
 
     stamps = {getattr(m, "__live_sources__", None) for m in live()}
-    if stamps - {None, signature}:  # loaded from sources that have changed since
+    outdated = [stamp for stamp in stamps if stamp not in (None, signature)]
+    if outdated:  # loaded from sources that have changed since
         for name in [n for n in sys.modules if n.split(".")[0] in roots]:
             del sys.modules[name]
+        # Python trusts a source's bytecode while the source's time (in seconds) and size
+        # are those it was compiled from: a checkout within the same second could load
+        # old code. The bytecode of every source whose content changed goes.
+        for path, digest in signature:
+            if any(dict(stamp).get(path) != digest for stamp in outdated):
+                Path(importlib.util.cache_from_source(path)).unlink(missing_ok=True)
     wanted = importlib.import_module(module)
     for loaded in live():
         loaded.__live_sources__ = signature  # type: ignore[attr-defined]

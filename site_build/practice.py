@@ -3,7 +3,9 @@
 Exercises are grouped by lesson: ``snippets/practice/<lesson>/NN_name/`` holds one step
 (``starter.py``, ``solution.py``, ``checks.py`` and ``mistakes/``), where ``<lesson>``
 is the slug of the page that shows them (``attention`` for ``/attention/``). The
-harness, ``snippets/practice/_harness.py``, is shared by every lesson.
+lessons are those of the site model (:data:`site_build.site.LESSONS`): a lesson without
+its folder, or a folder that is no lesson's, stops the build. The harness,
+``snippets/practice/_harness.py``, is shared by every lesson.
 
 The browser needs a lesson's starters, its solutions (shown only after a failed
 attempt), its checks and the harness: they travel in one JSON manifest per lesson
@@ -35,21 +37,20 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from site_build import site
+from site_build.site import LESSON_DIR, STEP_DIR
 from site_build.vendor import PYODIDE_DEST, PYODIDE_FILES
 from site_build.worked_example import PLACEHOLDER, WorkedExample, practice_text, read
 
 #: Where the generated files go in the site.
 FILES_DIR = "practice/files"
 HARNESS = "_harness.py"
-LESSON_DIR = re.compile(r"^[a-z][a-z0-9-]*$")
-STEP_DIR = re.compile(r"^\d\d_[a-z0-9_]+$")
 REQUIRED = ("starter.py", "solution.py", "checks.py")
 CONSTANTS = ("TITLE", "FUNCTION", "PARAMS")
 
@@ -161,36 +162,52 @@ def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[S
     return steps
 
 
-def read_lessons(practice_dir: Path, example: WorkedExample | None = None) -> dict[str, list[Step]]:
-    """Every lesson folder of ``practice_dir`` (named like a page slug) and its steps.
+def read_lessons(
+    practice_dir: Path, lessons: Sequence[str], example: WorkedExample | None = None
+) -> dict[str, list[Step]]:
+    """The steps of each of ``lessons`` (page slugs), from its folder in ``practice_dir``.
 
     Raises
     ------
     FileNotFoundError
-        If ``practice_dir`` is missing.
+        If ``practice_dir`` or a lesson's folder is missing.
     ValueError
-        If there is no lesson, a lesson has no step, or two lessons share a step id
-        (their downloads and saved code would collide).
+        If there is no lesson, a lesson has no step, a folder of ``practice_dir`` is no
+        lesson's, or two lessons share a step id (their downloads and saved code would
+        collide).
     """
     if not practice_dir.is_dir():
         raise FileNotFoundError(f"practice folder not found: {practice_dir}")
-    lessons: dict[str, list[Step]] = {}
+    if not lessons:
+        raise ValueError("no lesson to read the practice of")
+    strays = sorted(
+        p.name
+        for p in practice_dir.iterdir()
+        if p.is_dir() and LESSON_DIR.match(p.name) and p.name not in lessons
+    )  # (_harness's __pycache__ and the like are not named like a lesson)
+    if strays:
+        raise ValueError(
+            f"{practice_dir.name}/{strays[0]}/ is the practice of no lesson: add the lesson "
+            "to LESSONS in site_build/site.py, or rename the folder after its page"
+        )
+    found: dict[str, list[Step]] = {}
     owner: dict[str, str] = {}
-    for folder in sorted(p for p in practice_dir.iterdir() if p.is_dir()):
-        if not LESSON_DIR.match(folder.name):
-            continue  # _harness's __pycache__ and the like
-        steps = read_steps(folder, example)
+    for lesson in lessons:
+        manifest_path(lesson)  # a name the site can publish
+        if not (practice_dir / lesson).is_dir():
+            raise FileNotFoundError(
+                f"lesson {lesson} has no practice folder {practice_dir.name}/{lesson}/"
+            )
+        steps = read_steps(practice_dir / lesson, example)
         for step in steps:
             if step.id in owner:
                 raise ValueError(
                     f"practice step id {step.id} is in lessons {owner[step.id]} and "
-                    f"{folder.name}: step ids must be unique across lessons"
+                    f"{lesson}: step ids must be unique across lessons"
                 )
-            owner[step.id] = folder.name
-        lessons[folder.name] = steps
-    if not lessons:
-        raise ValueError(f"no lesson folder (named like a page slug) in {practice_dir}")
-    return lessons
+            owner[step.id] = lesson
+        found[lesson] = steps
+    return found
 
 
 def load_harness(practice_dir: Path) -> types.ModuleType:
@@ -259,9 +276,12 @@ def pyodide_info(pyodide_dir: Path) -> dict[str, object]:
 
 
 def site_files(
-    practice_dir: Path, pyodide_dir: Path, example: WorkedExample | None = None
+    practice_dir: Path,
+    pyodide_dir: Path,
+    example: WorkedExample | None = None,
+    lessons: Sequence[str] | None = None,
 ) -> dict[str, str]:
-    """The generated files, as ``{site path: text}``.
+    """The generated files of ``lessons`` (by default the site model's), as ``{site path: text}``.
 
     ``practice/<lesson>/manifest.json`` carries the harness, its limits (``LIMITS`` of
     ``_harness.py``, the one place they are declared) and the steps of one lesson;
@@ -269,12 +289,14 @@ def site_files(
     ``checks.py`` for download, each with the worked example's values written in
     (``example``, by default read from ``snippets/worked_example.py``).
     """
-    lessons = read_lessons(practice_dir, read() if example is None else example)
+    if lessons is None:
+        lessons = [lesson.slug for lesson in site.LESSONS]
+    by_lesson = read_lessons(practice_dir, lessons, read() if example is None else example)
     harness = (practice_dir / HARNESS).read_text(encoding="utf-8")
     runner = load_harness(practice_dir)
     pyodide = pyodide_info(pyodide_dir)
     files = {f"{FILES_DIR}/{HARNESS}": harness}
-    for lesson, steps in lessons.items():
+    for lesson, steps in by_lesson.items():
         steps = [replace(step, check_names=check_names(runner, step)) for step in steps]
         manifest = {
             "lesson": lesson,

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from site_build.site import PAGES
 from testbed.site import build_command, build_site
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,11 +121,6 @@ def test_repository_facts_are_not_fetched(two_builds: tuple[Path, Path]) -> None
 
 def test_every_page_has_an_edit_link_to_its_source(two_builds: tuple[Path, Path]) -> None:
     site = two_builds[0]
-    for rel, source in [
-        ("index.html", "index.md"),
-        ("attention/index.html", "attention.md"),
-        ("self-attention/index.html", "self-attention.md"),
-        ("tokens/index.html", "tokens.md"),
-    ]:
+    for rel, source in [(page.html, page.source) for page in PAGES]:
         page = (site / rel).read_text(encoding="utf-8")
         assert f"/edit/main/docs/{source}" in page, f"{rel} has no edit link to docs/{source}"

@@ -1,9 +1,12 @@
-"""The contributor's loop: compiled templates are reused, ``mkdocs serve`` polls faster,
-and ``make serve``'s dirty rebuilds render the pages that changed, and only those.
+"""The contributor's loop: ``make serve``'s dirty rebuilds render the pages that changed,
+judged by the content of what they are made from, and compiled templates are reused.
 
-The last tests build a small project of two pages (one including a snippet) with the
-real Material theme, its search plugin and this site's hook, twice in one process, as
-``mkdocs serve --dirty`` does; what was rendered is read from the built pages.
+The last tests build a small project (two pages, a partial, two snippets, a script) with
+the real Material theme, its search plugin and this site's hook, several times in one
+process, as ``mkdocs serve --dirty`` does; what was rendered is read from the built
+site. In a git repository, a branch switch or a ``git stash pop`` lands in the middle of
+a build (as when it comes while the server rebuilds), and after one more build every
+page and file shows what is on disk.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ import logging
 import os
 import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,36 +24,38 @@ import pytest
 import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
-from mkdocs.livereload import LiveReloadServer
 
 from site_build.fast_rebuild import (
     DIRTY_WARNING,
-    ListedOnceLoader,
-    cache_templates,
+    digest_files,
     included_files,
-    list_theme_files_once,
     merge_search_index,
-    poll_every,
+    page_inputs,
     quiet_dirty_warning,
     reuse_while_unchanged,
-    settle_after,
-    stale_pages,
+    stale,
+    with_template_cache,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+class CountingEnvironment(jinja2.Environment):
+    """An environment that lists the templates it compiles (its overlays share the list)."""
+
+    compiled: list[str]
+
+    def compile(self, source: Any, name: str | None = None, *args: Any, **kwargs: Any) -> Any:
+        self.compiled.append(str(name))
+        return super().compile(source, name, *args, **kwargs)
+
+
 def counting_env(templates: Path, cache: Path) -> tuple[jinja2.Environment, list[str]]:
-    env = cache_templates(jinja2.Environment(loader=jinja2.FileSystemLoader(templates)), cache)
-    compiled: list[str] = []
-    compile_ = env.compile
-
-    def counting(source: Any, name: str | None = None, *args: Any, **kwargs: Any) -> Any:
-        compiled.append(str(name))
-        return compile_(source, name, *args, **kwargs)
-
-    env.compile = counting  # type: ignore[method-assign]
-    return env, compiled
+    plain = CountingEnvironment(loader=jinja2.FileSystemLoader(templates))
+    plain.compiled = []
+    env = with_template_cache(plain, cache)
+    assert plain.bytecode_cache is None, "the environment MkDocs made is left as it was"
+    return env, plain.compiled
 
 
 def test_a_new_environment_reuses_the_compiled_templates(tmp_path: Path) -> None:
@@ -75,79 +79,6 @@ def test_an_edited_template_is_compiled_again(tmp_path: Path) -> None:
     env, compiled = counting_env(templates, cache)
     assert env.get_template("page.html").render(text="a") == "<div>a</div>"
     assert compiled == ["page.html"]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveReloadServer]:
-    # Not bound to its port and not started: only its watcher is looked at.
-    srv = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
-    srv.watch(str(tmp_path / "docs"))
-    srv.watch(str(tmp_path / "mkdocs.yml"))
-    yield srv
-    srv.server_close()
-
-
-def timeouts(server: LiveReloadServer) -> set[float]:
-    return {e.timeout for e in server.observer.emitters}
-
-
-def watches(server: LiveReloadServer, path: Path) -> bool:
-    """Whether a change to ``path`` reaches the server's watcher (through one of its watches)."""
-    # A watched file is a non-recursive watch of its folder.
-    return any(
-        Path(e.watch.path) in (path.parents if e.watch.is_recursive else [path.parent])
-        for e in server.observer.emitters
-    )
-
-
-def test_the_watcher_polls_faster_and_watches_the_same_paths(
-    server: LiveReloadServer, tmp_path: Path
-) -> None:
-    assert timeouts(server) == {0.5}, "MkDocs' own interval"
-    assert poll_every(server, 0.1, [str(tmp_path / "docs"), str(tmp_path / "mkdocs.yml")])
-    assert timeouts(server) == {0.1}
-    assert watches(server, tmp_path / "docs" / "page.md")
-    assert watches(server, tmp_path / "mkdocs.yml")
-    (tmp_path / "snippets").mkdir()
-    server.watch(str(tmp_path / "snippets"))  # as a later on_serve handler does
-    assert timeouts(server) == {0.1} and watches(server, tmp_path / "snippets" / "a.py")
-    server.unwatch(str(tmp_path / "docs"))  # the server's bookkeeping is whole
-    assert not watches(server, tmp_path / "docs" / "page.md")
-
-
-def test_a_path_it_was_not_told_of_leaves_the_watcher_as_it_was(
-    server: LiveReloadServer, tmp_path: Path
-) -> None:
-    observer = server.observer
-    assert not poll_every(server, 0.1, [str(tmp_path / "docs")])  # mkdocs.yml not named
-    assert server.observer is observer and timeouts(server) == {0.5}
-    assert watches(server, tmp_path / "docs" / "page.md")
-    server.unwatch(str(tmp_path / "docs"))  # still the server's own bookkeeping
-
-
-def test_a_started_watcher_is_left_alone(server: LiveReloadServer, tmp_path: Path) -> None:
-    server.observer.start()
-    try:
-        assert not poll_every(server, 0.1, [str(tmp_path / "docs"), str(tmp_path / "mkdocs.yml")])
-        assert timeouts(server) == {0.5}
-    finally:
-        server.observer.stop()
-        server.observer.join()
-
-
-def test_the_rebuild_waits_less_for_changes_to_settle(server: LiveReloadServer) -> None:
-    assert server.build_delay == 0.1, "MkDocs' own wait"
-    settle_after(server, 0.03)
-    assert server.build_delay == 0.03
-    with pytest.raises(ValueError, match="zero or more"):
-        settle_after(server, -1)
-
-
-def test_the_interval_must_be_positive(server: LiveReloadServer) -> None:
-    with pytest.raises(ValueError, match="must be positive"):
-        poll_every(server, 0, [])
 
 
 def test_the_hook_is_listed_in_mkdocs_yml() -> None:
@@ -195,42 +126,54 @@ def test_includes_are_found_through_partials_and_a_cycle_ends() -> None:
     assert included_files("No include; the word --8<-- alone in prose.\n", files.get) == set()
 
 
-def dated(path: Path, text: str, when: float) -> Path:
+def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-    os.utime(path, (when, when))
     return path
 
 
-def test_a_page_is_stale_when_it_or_an_include_or_a_shared_file_is_newer(tmp_path: Path) -> None:
-    src, out = tmp_path / "docs", tmp_path / "site"
-    part = dated(tmp_path / "docs/partials/p.md", '--8<-- "snippets/s.py"\n', 100)
-    snippet = dated(tmp_path / "snippets/s.py", "x = 1\n", 100)
-    config = dated(tmp_path / "mkdocs.yml", "site_name: t\n", 100)
+def same_time(path: Path, text: str) -> None:
+    """Write ``text`` into ``path`` and put its old modification time back."""
+    before = path.stat()
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def test_a_page_is_stale_when_it_or_an_include_or_a_shared_file_changes(tmp_path: Path) -> None:
+    root = tmp_path
+    part = write(root / "docs/partials/p.md", '--8<-- "snippets/s.py"\n')
+    snippet = write(root / "snippets/s.py", "x = 1\n")
+    config = write(root / "mkdocs.yml", "site_name: t\n")
     pages = {
-        "a.md": (dated(src / "a.md", '--8<-- "docs/partials/p.md"\n', 100), out / "a.html"),
-        "b.md": (dated(src / "b.md", "Prose.\n", 100), out / "b.html"),
-        "c.md": (dated(src / "c.md", "New.\n", 100), out / "c.html"),
+        "a.md": page_inputs(write(root / "docs/a.md", '--8<-- "docs/partials/p.md"\n'), root),
+        "b.md": page_inputs(write(root / "docs/b.md", "Prose.\n"), root),
     }
-    dated(out / "a.html", "", 200)
-    dated(out / "b.html", "", 200)
-    # c.md has never been built.
-    assert stale_pages(pages, tmp_path, [config]) == ["c.md"]
-    os.utime(snippet, (300, 300))  # two includes deep
-    assert stale_pages(pages, tmp_path, [config]) == ["a.md", "c.md"]
-    os.utime(snippet, (100, 100))
-    os.utime(part, (300, 300))
-    assert stale_pages(pages, tmp_path, [config]) == ["a.md", "c.md"]
-    os.utime(part, (100, 100))
-    os.utime(pages["b.md"][0], (300, 300))
-    assert stale_pages(pages, tmp_path, [config]) == ["b.md", "c.md"]
-    os.utime(pages["b.md"][0], (100, 100))
-    os.utime(config, (300, 300))
-    assert stale_pages(pages, tmp_path, [config, tmp_path / "missing.html"]) == [
-        "a.md",
-        "b.md",
-        "c.md",
-    ]
+    assert pages["a.md"] == [root / "docs/a.md", part, snippet]
+
+    def shared() -> str:
+        return digest_files([config], root)
+
+    built, todo = stale(pages, {}, root, shared())
+    assert todo == ["a.md", "b.md"], "never built"
+    assert stale(pages, built, root, shared())[1] == []
+    # Each change keeps the file's size and time: only its content tells.
+    for path, new, expected in [
+        (snippet, "x = 2\n", ["a.md"]),  # two includes deep
+        (part, "--8<-- 'snippets/s.py'\n", ["a.md"]),  # the partial itself
+        (root / "docs/b.md", "Prize.\n", ["b.md"]),
+        (config, "site_name: u\n", ["a.md", "b.md"]),
+    ]:
+        old = path.read_text(encoding="utf-8")
+        same_time(path, new)
+        assert stale(pages, built, root, shared())[1] == expected, path
+        same_time(path, old)  # put back as it was: nothing is stale any more
+        assert stale(pages, built, root, shared())[1] == []
+    # Another copy of the project is not stale: names are taken from the project's root.
+    copy = tmp_path / "copy"
+    for path in [part, snippet, config, root / "docs/a.md", root / "docs/b.md"]:
+        write(copy / path.relative_to(root), path.read_text(encoding="utf-8"))
+    in_copy = {key: page_inputs(copy / "docs" / key, copy) for key in pages}
+    assert stale(in_copy, built, copy, digest_files([copy / "mkdocs.yml"], copy))[1] == []
 
 
 def test_the_search_index_keeps_the_other_pages_and_replaces_the_rebuilt_ones() -> None:
@@ -280,15 +223,17 @@ def test_a_result_is_made_again_only_when_an_input_changes(tmp_path: Path) -> No
         made.append("x")
         return (tmp_path / "in" / "a.txt").read_text()
 
-    dated(tmp_path / "in/a.txt", "1", 100)
+    write(tmp_path / "in/a.txt", "1")
     first = reuse_while_unchanged("test-inputs", [tmp_path / "in"], make)
     assert reuse_while_unchanged("test-inputs", [tmp_path / "in"], make) is first
     assert made == ["x"]
-    dated(tmp_path / "in/a.txt", "22", 100)  # same time, new size
-    assert reuse_while_unchanged("test-inputs", [tmp_path / "in"], make) == "22"
-    dated(tmp_path / "in/b.txt", "", 100)  # a new file in the folder
+    same_time(tmp_path / "in/a.txt", "2")  # same size, same time, new content
+    assert reuse_while_unchanged("test-inputs", [tmp_path / "in"], make) == "2"
+    write(tmp_path / "in/b.txt", "")  # a new file in the folder
     reuse_while_unchanged("test-inputs", [tmp_path / "in"], make)
     assert made == ["x", "x", "x"]
+    reuse_while_unchanged("test-inputs", [tmp_path / "in"], make, key="v2")  # a new version
+    assert made == ["x", "x", "x", "x"]
 
 
 def test_the_search_settings_are_the_themes_english_defaults() -> None:
@@ -300,37 +245,6 @@ def test_the_search_settings_are_the_themes_english_defaults() -> None:
     assert search["lang"] == theme["lang"] == "en"
     assert search["separator"] == theme["separator"].replace("\\\\", "\\")
     assert search["pipeline"] == [p.strip() for p in theme["pipeline"].split(",")]
-
-
-def theme_files(config: Any) -> list[str]:
-    from mkdocs.structure.files import Files
-
-    files = Files([])
-    files.add_files_from_theme(config.theme.get_env(), config)
-    return sorted(f.src_uri for f in files)
-
-
-def test_the_theme_files_listed_once_are_the_files_mkdocs_lists() -> None:
-    """This site's theme (Material and docs/overrides): the same static files either way."""
-    plain = load_config(str(ROOT / "mkdocs.yml"))
-    listed_once = load_config(str(ROOT / "mkdocs.yml"))
-    list_theme_files_once(listed_once.theme)
-    assert isinstance(listed_once.theme.get_env().loader, ListedOnceLoader)
-    expected = theme_files(plain)
-    assert len(expected) > 40 and "assets/javascripts/bundle" in " ".join(expected)
-    assert theme_files(listed_once) == expected
-    assert theme_files(listed_once) == expected  # the kept listing, the second time
-
-
-def test_a_file_added_to_the_watched_folder_is_listed(tmp_path: Path) -> None:
-    (tmp_path / "theme").mkdir()
-    (tmp_path / "theme/main.html").write_text("x")
-    (tmp_path / "theme/.hidden").mkdir()
-    (tmp_path / "theme/.hidden/icon.svg").write_text("<svg/>")
-    loader = ListedOnceLoader([str(tmp_path / "theme")], [tmp_path / "theme"])
-    assert loader.list_templates() == ["main.html"]
-    (tmp_path / "theme/extra.css").write_text("p{}")
-    assert loader.list_templates() == ["extra.css", "main.html"]
 
 
 # --- a real dirty rebuild of a small project --------------------------------------------
@@ -364,11 +278,11 @@ def dirty_build(project: Path) -> dict[str, Any]:
 
 
 def edit(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` in ``path``, keeping the file's old time (older than the
+    built pages): the rebuild must see the edit by the content alone."""
     text = path.read_text(encoding="utf-8")
     assert old in text
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    later = path.stat().st_mtime + 10  # clearly newer than the built pages
-    os.utime(path, (later, later))
+    same_time(path, text.replace(old, new))
 
 
 def texts(index: dict[str, Any]) -> dict[str, str]:
@@ -399,3 +313,154 @@ def test_a_dirty_rebuild_renders_what_changed_and_keeps_the_search_index_whole(
     assert "22" in (site / "code/index.html").read_text("utf-8")
     assert "22" in texts(after_snippet)["code/#shown"]
     assert set(texts(after_snippet)) == set(texts(first))
+
+
+# --- a branch switch or a stash that lands while the server rebuilds ---------------------
+
+#: The files each page is made from (the test's own list: the page, its includes).
+MADE_FROM = {
+    "index.html": ["docs/index.md"],
+    "code/index.html": [
+        "docs/code.md",
+        "snippets/shown.py",
+        "docs/partials/part.md",
+        "snippets/inner.py",
+    ],
+    "copied/index.html": ["docs/copied.md"],
+    "javascripts/note.js": ["docs/javascripts/note.js"],
+}
+TOKEN = re.compile(r"tok_[a-z]+_[a-z]+")
+#: A hook of the test project: runs ``git $MIDWAY_GIT`` once, after every page has been
+#: read and before any is written, as a checkout lands while the server rebuilds.
+MIDWAY_HOOK = """
+import os, subprocess
+def on_env(env, config, files):
+    command = os.environ.pop("MIDWAY_GIT", "")
+    if command:
+        folder = os.path.dirname(config.config_file_path)
+        subprocess.run(["git", *command.split()], cwd=folder, check=True, capture_output=True)
+    return env
+"""
+#: A hook of the test project: the page copied.md is built from a copy in a folder named
+#: by its content, written once (so its file time is that of its first build), as
+#: hooks/downloads.py does with the notebook.
+COPY_HOOK = """
+import hashlib
+from pathlib import Path
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+@event_priority(110)
+def on_files(files, config):
+    page = files.get_file_from_path("copied.md")
+    text = Path(page.abs_src_path).read_bytes()
+    folder = Path(config.config_file_path).parent / ".copies" / hashlib.sha256(text).hexdigest()
+    if not (folder / "copied.md").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "copied.md").write_bytes(text)
+    files.remove(page)
+    files.append(File("copied.md", str(folder), config.site_dir, config.use_directory_urls))
+    return files
+"""
+
+
+def git(project: Path, *args: str) -> None:
+    identity = ["-c", "user.name=Test", "-c", "user.email=test@example.invalid"]
+    subprocess.run(["git", *identity, *args], cwd=project, check=True, capture_output=True)
+
+
+def tokens(text: str) -> set[str]:
+    return set(TOKEN.findall(text))
+
+
+def stale_outputs(project: Path) -> dict[str, tuple[set[str], set[str]]]:
+    """Each built file whose tokens differ from its sources' on disk: (built, on disk).
+
+    The search index is checked too: every page's tokens, and no other.
+    """
+    wrong = {}
+    everything: set[str] = set()
+    for built, sources in MADE_FROM.items():
+        on_disk = set().union(*(tokens((project / s).read_text("utf-8")) for s in sources))
+        shown = tokens((project / "site" / built).read_text("utf-8"))
+        if shown != on_disk:
+            wrong[built] = (shown, on_disk)
+        everything |= on_disk if built.endswith(".html") else set()
+    index = tokens((project / "site/search/search_index.json").read_text("utf-8"))
+    if index != everything:
+        wrong["search/search_index.json"] = (index, everything)
+    return wrong
+
+
+def set_tokens(project: Path, word: str) -> None:
+    """Write the project's sources with ``word`` in every token (``tok_<file>_<word>``)."""
+    files = {
+        "docs/index.md": "# Home\n\nWelcome, tok_home_{w}.\n",
+        "docs/code.md": '# Code\n\n## Shown\n\n```python\n--8<-- "snippets/shown.py"\n```\n\n'
+        '--8<-- "docs/partials/part.md"\n',
+        "docs/partials/part.md": "A partial, tok_part_{w}.\n\n"
+        '```python\n--8<-- "snippets/inner.py"\n```\n',
+        "snippets/shown.py": 'print("tok_shown_{w}")\n',
+        "snippets/inner.py": 'print("tok_inner_{w}")\n',
+        "docs/copied.md": "# Copied\n\nBuilt from a copy, tok_copied_{w}.\n",
+        "docs/javascripts/note.js": "// tok_note_{w}\n",
+    }
+    for name, text in files.items():
+        write(project / name, text.replace("{w}", word))
+
+
+@pytest.fixture
+def repo(project: Path) -> Path:
+    """The project in a git repository: branch ``main`` (tokens ``..._one``) and ``other``
+    (tokens ``..._two``), ``main`` checked out; the test hook listed after this site's."""
+    write(project / "midway.py", MIDWAY_HOOK)
+    write(project / "copy_page.py", COPY_HOOK)
+    config = (project / "mkdocs.yml").read_text("utf-8")
+    hooks = f"hooks: [{ROOT / 'hooks' / 'fast_rebuild.py'}]"
+    assert hooks in config
+    ours = f"hooks: [{ROOT / 'hooks' / 'fast_rebuild.py'}, midway.py, copy_page.py]"
+    write(project / "mkdocs.yml", config.replace(hooks, ours) + "exclude_docs: partials/\n")
+    write(project / ".gitignore", "site/\n__pycache__/\n.copies/\n")
+    set_tokens(project, "one")
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "one")
+    git(project, "checkout", "-q", "-b", "other")
+    set_tokens(project, "two")
+    git(project, "commit", "-q", "-am", "two")
+    git(project, "checkout", "-q", "main")
+    return project
+
+
+def test_a_branch_switch_during_a_rebuild_is_shown_after_the_next_one(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dirty_build(repo)
+    assert stale_outputs(repo) == {}
+    for branch in ("other", "main"):  # the server rebuilds after each switch
+        git(repo, "checkout", "-q", branch)
+        dirty_build(repo)
+        assert stale_outputs(repo) == {}, branch
+    assert "tok_copied_one" in (repo / "site/copied/index.html").read_text("utf-8")
+    # To other, and back to main before that rebuild writes its pages.
+    git(repo, "checkout", "-q", "other")
+    monkeypatch.setenv("MIDWAY_GIT", "checkout -q main")
+    dirty_build(repo)
+    assert "MIDWAY_GIT" not in os.environ, "the checkout did not happen during the build"
+    dirty_build(repo)  # the rebuild the second checkout asks for
+    assert stale_outputs(repo) == {}
+
+
+def test_a_stash_popped_during_a_rebuild_is_shown_after_the_next_one(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_tokens(repo, "three")  # work in progress, not committed
+    dirty_build(repo)
+    assert stale_outputs(repo) == {}
+    git(repo, "stash", "-q")
+    monkeypatch.setenv("MIDWAY_GIT", "stash pop -q")
+    dirty_build(repo)
+    assert "MIDWAY_GIT" not in os.environ, "the stash was not popped during the build"
+    dirty_build(repo)
+    assert stale_outputs(repo) == {}
+    assert "tok_home_three" in (repo / "site/index.html").read_text("utf-8")

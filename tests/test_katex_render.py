@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from site_build.font_preload import font_table, fonts_needed
 from site_build.katex_render import Formula, KatexError, Renderer, collect, substitute
+from site_build.site import PAGES, Lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -189,35 +189,6 @@ def test_missing_katex_package_is_a_clear_error(tmp_path: Path) -> None:
         Renderer(tmp_path, tmp_path / "cache")
 
 
-# ---- fonts to preload ----
-
-KATEX_CSS = ROOT / "node_modules" / "katex" / "dist" / "katex.min.css"
-
-
-@needs_katex
-def test_fonts_needed_follow_katex_css_for_real_formulas(tmp_path: Path) -> None:
-    table = font_table(KATEX_CSS.read_text(encoding="utf-8"))
-    renderer = Renderer(ROOT, tmp_path)
-    plain, bold, blackboard = (
-        Formula("1+1", False),
-        Formula("\\mathbf{q}", False),
-        Formula("\\mathbb{R}^{d_k}", False),
-    )
-    html = renderer.render([plain, bold, blackboard])
-    fonts = "fonts/KaTeX_{}.woff2".format
-    assert fonts_needed(html[plain], table) == [fonts("Main-Regular")]
-    assert fonts_needed(html[bold], table) == [fonts("Main-Bold"), fonts("Main-Regular")]
-    assert fonts_needed(html[blackboard], table) == [
-        fonts("AMS-Regular"),
-        fonts("Main-Regular"),
-        fonts("Math-Italic"),  # d and k are math italic
-    ]
-    # The KaTeX_Size3 font is for size-3 delimiters, not for size-3 (script) text.
-    script = renderer.render([Formula("x^2", False)])[Formula("x^2", False)]
-    assert 'class="sizing' in script or "size3" in script
-    assert fonts("Size3-Regular") not in fonts_needed(script, table)
-
-
 # ---- the hook in a real build ----
 
 
@@ -256,12 +227,7 @@ SITE = ROOT / "site"
 
 @pytest.mark.skipif(not (SITE / "attention" / "index.html").is_file(), reason="site not built")
 def test_the_built_pages_carry_typeset_math_and_no_katex_script() -> None:
-    for page in (
-        "attention/index.html",
-        "self-attention/index.html",
-        "tokens/index.html",
-        "notebooks/sqrt_dk/index.html",
-    ):
+    for page in [p.html for p in PAGES if isinstance(p, Lesson) or p.is_notebook]:
         html = (SITE / page).read_text(encoding="utf-8")
         assert html.count('<span class="katex">') >= 10, page
         assert 'class="arithmatex">\\(' not in html, page

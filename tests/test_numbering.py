@@ -21,16 +21,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+from site_build import site
 from site_build.head_roles import record_roles
 from testbed.claims import page_html, page_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "it_attention.json"
 SITE = Path(os.environ.get("SITE_DIR", ROOT / "site"))
-PAGES = sorted(
-    p.relative_to(ROOT / "docs").as_posix()
-    for p in (ROOT / "docs").glob("*.md")  # the pages; partials are read through them
-)
+# The pages (partials are read through them); the notebook's text is checked built.
+PAGES = [page.source for page in site.PAGES if not page.is_notebook]
 LAYER_HEAD = re.compile(r"(?i)(?<![a-z_\[])layer (\d+), head (\d+)")
 ZERO = re.compile(r"(?i)(?<![a-z_\[])(?:layer|head) 0\b")
 

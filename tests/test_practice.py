@@ -46,7 +46,7 @@ from attention_ref import (
     split_heads,
 )
 from attention_ref.induction import Adam
-from site_build import editor_bundle, practice
+from site_build import editor_bundle, practice, site
 from site_build.worked_example import practice_text, read
 from testbed.claims import run_snippet
 
@@ -55,15 +55,8 @@ PRACTICE = ROOT / "snippets" / "practice"
 LESSON_1 = PRACTICE / "attention"
 LESSON_2 = PRACTICE / "self-attention"
 LESSON_0 = PRACTICE / "tokens"
-#: Each lesson's practice folder and the partial that shows its steps.
-PARTIALS = {
-    "attention": "practice.md",
-    "self-attention": "practice_self_attention.md",
-    "tokens": "practice_tokens.md",
-    "transformer-block": "practice_transformer_block.md",
-    "training": "practice_training.md",
-    "scale": "practice_scale.md",
-}
+#: Each lesson's practice folder and the partial that shows its steps (the site model's).
+PARTIALS = {lesson.slug: ROOT / lesson.practice_partial for lesson in site.LESSONS}
 STEPS = sorted(p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir())
 MISTAKES = sorted(m for step in STEPS for m in (step / "mistakes").glob("*.py"))
 EXPECTED_HINT = re.compile(r"^EXPECTED_HINT:\s*(\S+)\s*$", re.MULTILINE)
@@ -90,54 +83,17 @@ def rel(path: Path) -> str:
 
 
 def test_the_steps_of_each_lesson_exist() -> None:
+    """Every lesson of the site model has steps, numbered from 01 without a gap, and every
+    step folder is a lesson's. (Which steps a lesson has, the partial says: its runners
+    must be the folders, test_the_partial_offers_every_step_and_its_downloads.)"""
     by_lesson: dict[str, list[str]] = {}
     for step in STEPS:
         by_lesson.setdefault(step.parent.name, []).append(step.name)
-    assert by_lesson == {
-        "attention": [
-            "01_dot",
-            "02_scores",
-            "03_softmax",
-            "04_weighted_sum",
-            "05_attend",
-            "06_causal",
-            "07_many_queries",
-        ],
-        "self-attention": [
-            "01_project",
-            "02_split_heads",
-            "03_merge_heads",
-            "04_padding",
-            "05_multi_head",
-        ],
-        "tokens": [
-            "01_wordpiece",
-            "02_embed",
-            "03_sinusoidal",
-            "04_add_positions",
-            "05_rope",
-        ],
-        "transformer-block": [
-            "01_layer_norm",
-            "02_gelu",
-            "03_feed_forward",
-            "04_post_ln_block",
-        ],
-        "training": [
-            "01_softmax_backward",
-            "02_head_backward",
-            "03_grad_check",
-            "04_adam_step",
-        ],
-        "scale": [
-            "01_online_softmax",
-            "02_tile_update",
-            "03_decode_step",
-            "04_kv_head",
-            "05_sliding_window",
-        ],
-    }
     assert set(by_lesson) == set(PARTIALS)
+    for lesson, steps in by_lesson.items():
+        assert len(steps) >= 4, f"{lesson}: {steps}"
+        assert [int(s[:2]) for s in steps] == list(range(1, len(steps) + 1)), steps
+    assert len(STEPS) >= 30  # 7 + 5 + 5 + 4 + 4 + 5 when the course had six lessons
     for step in STEPS:
         mistakes = list((step / "mistakes").glob("*.py"))
         assert len(mistakes) >= 3, f"{step.name}: expected at least 3 typical mistakes"
@@ -824,19 +780,14 @@ def test_site_files_carry_every_step_and_the_downloads() -> None:
     assert "practice/files/_harness.py" in files
     # Lesson 1's downloads kept their addresses (pages and readers link to them).
     assert "practice/files/01_dot/checks.py" in files
-    assert sorted(p for p in files if p.endswith("manifest.json")) == [
-        "practice/attention/manifest.json",
-        "practice/scale/manifest.json",
-        "practice/self-attention/manifest.json",
-        "practice/tokens/manifest.json",
-        "practice/training/manifest.json",
-        "practice/transformer-block/manifest.json",
-    ]
+    assert sorted(p for p in files if p.endswith("manifest.json")) == sorted(
+        f"practice/{lesson}/manifest.json" for lesson in PARTIALS
+    )
 
 
 @pytest.mark.parametrize("lesson", PARTIALS)
 def test_the_partial_offers_every_step_and_its_downloads(lesson: str) -> None:
-    partial = (ROOT / "docs" / "partials" / PARTIALS[lesson]).read_text(encoding="utf-8")
+    partial = PARTIALS[lesson].read_text(encoding="utf-8")
     # The section names its lesson: the browser loads that lesson's manifest.
     section = f'<div class="practice" data-widget="practice" data-lesson="{lesson}" markdown>'
     assert section in partial
@@ -873,25 +824,41 @@ def test_site_files_name_what_is_missing(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="not found"):
         practice.read_steps(tmp_path / "nowhere")
     with pytest.raises(FileNotFoundError, match="not found"):
-        practice.read_lessons(tmp_path / "nowhere")
+        practice.read_lessons(tmp_path / "nowhere", ["attention"])
     with pytest.raises(ValueError, match="not a lesson name"):
         practice.manifest_path("../x")
 
 
-def test_lessons_are_folders_and_step_ids_are_unique_across_them(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="no lesson folder"):
-        practice.read_lessons(tmp_path)
+def test_lessons_are_the_models_and_step_ids_are_unique_across_them(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no lesson to read"):
+        practice.read_lessons(tmp_path, [])
+    with pytest.raises(FileNotFoundError, match="lesson one has no practice folder"):
+        practice.read_lessons(tmp_path, ["one"])
     for lesson in ("one", "two"):
         shutil.copytree(LESSON_1 / "01_dot", tmp_path / lesson / "01_dot")
-    (tmp_path / "__pycache__").mkdir()  # not a lesson: skipped
+    (tmp_path / "__pycache__").mkdir()  # not a lesson's folder: skipped
     with pytest.raises(ValueError, match="01_dot is in lessons one and two"):
-        practice.read_lessons(tmp_path)
+        practice.read_lessons(tmp_path, ["one", "two"])
     (tmp_path / "two" / "01_dot").rename(tmp_path / "two" / "01_other")
-    lessons = practice.read_lessons(tmp_path)
+    # A folder the model has no lesson for stops the build: its steps would be shown nowhere.
+    with pytest.raises(ValueError, match=r"/two/ is the practice of no lesson: add the lesson"):
+        practice.read_lessons(tmp_path, ["one"])
+    with pytest.raises(ValueError, match="not a lesson name"):
+        practice.read_lessons(tmp_path, ["one", "two", "../x"])
+    lessons = practice.read_lessons(tmp_path, ["two", "one"])
     assert {k: [s.id for s in v] for k, v in lessons.items()} == {
         "one": ["01_dot"],
         "two": ["01_other"],
     }
+    # The site's files are the lessons asked for (by default, the site model's).
+    shutil.copy(PRACTICE / "_harness.py", tmp_path / "_harness.py")
+    files = practice.site_files(tmp_path, ROOT / "node_modules" / "pyodide", WORKED, ["one", "two"])
+    assert sorted(p for p in files if p.endswith("manifest.json")) == [
+        "practice/one/manifest.json",
+        "practice/two/manifest.json",
+    ]
+    with pytest.raises(ValueError, match="is the practice of no lesson"):
+        practice.site_files(tmp_path, ROOT / "node_modules" / "pyodide", WORKED)
 
 
 # --- the editor bundle -----------------------------------------------------------------------

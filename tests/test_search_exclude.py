@@ -17,6 +17,7 @@ import markdown
 import pytest
 from material.plugins.search.plugin import Parser
 
+from site_build import site
 from site_build.search_exclude import _VOID, ATTRIBUTE, _Element, _tree, mark
 from testbed.claims import _FRONT_MATTER, _extensions
 from testbed.sybil_docs import expand_includes
@@ -31,14 +32,7 @@ MATERIAL_STRIP = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")
 #: Lesson 5's prose (before its widget and practice sections) adds about 13.6 kB: six
 #: lessons made 147,744 bytes, against a budget of 180,000.
 INDEX_BYTES_PER_LESSON = 30_000
-LESSONS = (
-    "tokens/",
-    "attention/",
-    "self-attention/",
-    "transformer-block/",
-    "training/",
-    "scale/",
-)
+LESSONS = tuple(lesson.url for lesson in site.LESSONS)
 
 
 def indexed_text(html: str) -> str:
@@ -130,17 +124,7 @@ def test_mark_names_a_bad_argument() -> None:
         mark(b"<p>x</p>")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(
-    "page",
-    [
-        "tokens.md",
-        "attention.md",
-        "self-attention.md",
-        "transformer-block.md",
-        "training.md",
-        "scale.md",
-    ],
-)
+@pytest.mark.parametrize("page", [lesson.source for lesson in site.LESSONS])
 def test_each_lesson_keeps_its_prose_and_loses_its_code(page: str) -> None:
     html = rendered(page)
     before, after = indexed_text(html), indexed_text(mark(html))
@@ -235,9 +219,7 @@ TRICKY = (
 )
 
 
-@pytest.mark.parametrize(
-    "page", ["index.md", "tokens.md", "attention.md", "self-attention.md", "transformer-block.md"]
-)
+@pytest.mark.parametrize("page", [p.source for p in site.PAGES if not p.is_notebook])
 def test_the_tags_nest_as_the_standard_parser_nests_them(page: str) -> None:
     html = rendered(page)
     assert nesting(_tree(html)) == nesting(reference_tree(html))

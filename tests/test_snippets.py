@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from site_build.site import LESSONS as MODEL_LESSONS
+from site_build.site import PAGES as MODEL_PAGES
 from testbed.sybil_docs import (
     FENCE_OPENING,
     INCLUDE_LINE,
@@ -67,9 +69,8 @@ def includes() -> set[tuple[str, str | None]]:
 
 def test_there_are_snippets_and_pages() -> None:
     assert len(SNIPPET_FILES) >= 3, "expected the lesson's snippets in snippets/"
-    assert DOCS / "attention.md" in PAGES and DOCS / "index.md" in PAGES
-    assert DOCS / "self-attention.md" in PAGES
-    assert DOCS / "tokens.md" in PAGES
+    # Every Markdown page of the site model is one this file tests.
+    assert {page.path for page in MODEL_PAGES if not page.is_notebook} == set(PAGES)
 
 
 @pytest.mark.parametrize("snippet", SNIPPET_FILES, ids=rel)
@@ -139,14 +140,7 @@ def test_every_python_fence_of_a_page_yields_sybil_examples(page: Path) -> None:
     assert not untested, f"{rel(page)}: fences Sybil does not test, at {untested}"
 
 
-LESSONS = [
-    DOCS / "tokens.md",
-    DOCS / "attention.md",
-    DOCS / "self-attention.md",
-    DOCS / "transformer-block.md",
-    DOCS / "training.md",
-    DOCS / "scale.md",
-]
+LESSONS = [lesson.path for lesson in MODEL_LESSONS]
 #: The fewest Python fences a lesson page may have: 10, but lesson 4, whose six sections
 #: of snippets/learning.py are its only fences.
 FEWEST_FENCES = {DOCS / "training.md": 6}

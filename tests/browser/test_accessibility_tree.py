@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 
+from site_build.site import LESSONS
 from tests.browser.settled import wait_settled
 
 
-@pytest.mark.parametrize(
-    "lesson", ["tokens/", "attention/", "self-attention/", "transformer-block/"]
-)
+@pytest.mark.parametrize("lesson", [lesson.url for lesson in LESSONS])
 def test_lesson_math_and_code_are_in_the_accessibility_tree(
     page: Any, site_url: str, lesson: str
 ) -> None:

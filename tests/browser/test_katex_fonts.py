@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from site_build.site import LESSONS
 from tests.browser.settled import wait_settled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +81,7 @@ def open_lesson(browser: Any, url: str, whole_fonts: bool) -> list[list[tuple[st
         context.close()
 
 
-@pytest.mark.parametrize("lesson", ["attention/", "self-attention/", "transformer-block/"])
+@pytest.mark.parametrize("lesson", [lesson.url for lesson in LESSONS])
 def test_formulas_are_drawn_with_the_same_fonts_as_with_katex_whole_fonts(
     browser: Any, site_url: str, lesson: str
 ) -> None:

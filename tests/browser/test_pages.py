@@ -14,17 +14,15 @@ from typing import Any
 
 import pytest
 
+from site_build import site
 from testbed import budgets
 from testbed.pageweight import RequestLog
-from testbed.serve import built_pages
 from tests.browser.axe import axe_violations, describe
-from tests.browser.conftest import SITE
 from tests.browser.settled import wait_settled
 
-# Every page of the site under test (SITE_DIR, or site/) as a URL path ('' for the home
-# page), read from the built files; before any build, the pages the nav must hold.
-PAGES = built_pages(SITE) if SITE.is_dir() else []
-PAGES = PAGES or ["", "tokens/", "attention/", "self-attention/"]
+# Every page of the site as a URL path ('' for the home page), from the site model
+# (tests/test_site.py checks that the built site has these pages and no other).
+PAGES = [page.url for page in site.PAGES]
 
 
 def open_page(page: Any, url: str) -> None:

@@ -23,8 +23,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PRACTICE = ROOT / "snippets" / "practice"
 #: Every step's folder, by id (ids are unique across lessons).
 STEP_DIRS = {p.name: p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir()}
+#: The lesson this file tests in depth (test_practice_lessons.py runs the others).
+LESSON = "attention"
 #: The steps of lesson 1, the page /attention/.
-STEPS = sorted(name for name, folder in STEP_DIRS.items() if folder.parent.name == "attention")
+STEPS = sorted(name for name, folder in STEP_DIRS.items() if folder.parent.name == LESSON)
 # One typical mistake per step, and the hint it must earn (as its file declares).
 MISTAKE = {
     "01_dot": "elementwise",
