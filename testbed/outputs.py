@@ -469,11 +469,17 @@ def _literal(node: ast.expr) -> str:
     return ast.unparse(node)
 
 
-def failing_claims(root: Path) -> list[str]:
-    """Run the claim tests; one entry per failing test, with its sentences and message."""
+def failing_claims(root: Path) -> tuple[list[str], list[str]]:
+    """Run the claim tests: the claims now false, and the claim tests that could not run.
+
+    One entry per failing test, with its sentences and message. A test whose assertion
+    failed says a sentence is now false; a test that stopped on any other exception
+    (a NameError, a missing file, an error in a fixture) checked nothing, and is listed
+    apart, so that a true sentence is not blamed for a broken test.
+    """
     files = claim_tests(root)
     if not files:
-        return []
+        return [], []
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "claims.xml"
         subprocess.run(
@@ -497,9 +503,10 @@ def failing_claims(root: Path) -> list[str]:
             env={**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(TESTBED_PARENT)])},
         )
         if not report.exists():
-            return ["the claim tests could not be run (pytest wrote no report)"]
+            return [], ["the claim tests could not be run (pytest wrote no report)"]
         tree = ET.parse(report)
-    found = []
+    false: list[str] = []
+    broken: list[str] = []
     for case in tree.iter("testcase"):
         failure = case.find("failure")
         if failure is None:
@@ -512,8 +519,9 @@ def failing_claims(root: Path) -> list[str]:
         message = (failure.get("message") or "").strip().split("\n")[0][:300]
         lines = [f"{module}::{test}: {message}"]
         lines += [f"    claims: {s!r}" for s in said]
-        found.append("\n".join(lines))
-    return found
+        asserted = failure.tag == "failure" and message.startswith(("AssertionError", "assert "))
+        (false if asserted else broken).append("\n".join(lines))
+    return false, broken
 
 
 # --- The report --------------------------------------------------------------------------
@@ -600,7 +608,7 @@ def main(argv: Sequence[str] | None = None, root: Path | None = None) -> int:
             print("\n".join(render_diff(rewrite, tty, width)))
     else:
         print("\nNothing to rewrite: every Output block shows what its code prints.")
-    claims = [] if args.no_claims else failing_claims(root)
+    claims, broken = ([], []) if args.no_claims else failing_claims(root)
     if claims:
         print(
             f"\nClaims that no longer hold ({len(claims)}): make outputs cannot rewrite prose;"
@@ -608,11 +616,18 @@ def main(argv: Sequence[str] | None = None, root: Path | None = None) -> int:
         )
         for entry in claims:
             print(f"  {entry}")
+    if broken:
+        print(
+            f"\nClaim tests that could not run ({len(broken)}): they checked nothing, so their"
+            " sentences may still be true; fix the error first"
+        )
+        for entry in broken:
+            print(f"  {entry}")
     if problems:
         print(f"\nNot fixed ({len(problems)}):")
         for problem in problems:
             print(f"  {problem}")
-    return 1 if problems or claims else 0
+    return 1 if problems or claims or broken else 0
 
 
 if __name__ == "__main__":

@@ -302,6 +302,34 @@ def test_claims_that_no_longer_hold_are_listed_with_their_sentence(tmp_path: Pat
     assert "claims: 'The weights add up to 1.'" in done.stdout
 
 
+def test_a_claim_test_that_cannot_run_is_not_called_false(tmp_path: Path) -> None:
+    project(tmp_path, "Text.\n\n~~~python\nx = 1\n~~~\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_c.py").write_text(
+        dedent(
+            """\
+            def claim(sentence):
+                assert sentence in "The weights add up to 1."
+
+
+            def test_sum():
+                total = weights_of_the_page()  # a NameError: the test checks nothing
+                claim(f"The weights add up to {total}.")
+
+
+            def test_false():
+                claim("The weights add up to 2.")
+            """
+        )
+    )
+    done = run(tmp_path)
+    assert done.returncode == 1
+    false, _, broken = done.stdout.partition("Claim tests that could not run (1)")
+    assert "Claims that no longer hold (1)" in false
+    assert "tests/test_c.py::test_false" in false and "test_sum" not in false
+    assert "tests/test_c.py::test_sum: NameError: name 'weights_of_the_page'" in broken
+
+
 def test_find_pages_uses_the_doc_tests_patterns(tmp_path: Path) -> None:
     for name in ("README.md", "docs/a.md", "docs/n/b.md", "docs/partials/p.md", "docs/x.txt"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
