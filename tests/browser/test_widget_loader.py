@@ -62,11 +62,6 @@ WIDGETS = {
     ),
 }
 
-#: A screen short enough that the widget waits below it: lesson 5's widget sits right under
-#: its page's introduction (top at about 490 px on a 1280 px wide screen), within the
-#: look-ahead (lib/lazy-mount.js, 300 px) of a desktop screen, so there it loads with the
-#: page; on a screen 100 px high it waits below, as a far widget does.
-SHORT_SCREEN = {"generate": {"width": 1280, "height": 100}}
 
 PREVIOUS_FOCUSABLE = """(sel) => {
   const root = document.querySelector(sel);
@@ -88,8 +83,6 @@ def test_tabbing_onto_a_loading_widget_reaches_its_first_control(
     selector, held_url, loading_name, first_control, path = WIDGETS[name]
     held: list[Any] = []
     page.route(held_url, lambda route: held.append(route))
-    if name in SHORT_SCREEN:
-        page.set_viewport_size(SHORT_SCREEN[name])
     page.goto(site_url + path, wait_until="load")
     root = page.locator(selector)
     assert root.get_attribute("data-widget-state") == "waiting"  # far below the first screen
