@@ -20,21 +20,8 @@ import attention_ref as ar
 torch = pytest.importorskip(
     "torch", reason="torch not installed: the optional 'model' extra (make model-deps) adds it"
 )
-F = torch.nn.functional
-
-
-def torch_sdpa(
-    q: npt.NDArray[Any],
-    k: npt.NDArray[Any],
-    v: npt.NDArray[Any],
-    mask: npt.NDArray[Any] | None = None,
-    **kwargs: Any,
-) -> npt.NDArray[Any]:
-    t = [torch.from_numpy(np.ascontiguousarray(x)) for x in (q, k, v)]
-    m = None if mask is None else torch.from_numpy(np.ascontiguousarray(mask))
-    result: npt.NDArray[Any] = F.scaled_dot_product_attention(*t, attn_mask=m, **kwargs).numpy()
-    return result
-
+# The one torch oracle call of the test suite (imported after the skip above: it needs torch).
+from tests.test_attention_ref_torch import torch_sdpa  # noqa: E402
 
 # float64: both sides compute the same sums in other orders (a few ulps); float32: the
 # tolerance of tests/test_attention_ref_torch.py.
