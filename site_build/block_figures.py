@@ -1,9 +1,7 @@
 """Lesson 3's figures: GELU beside ReLU, and one token's vector through the real model.
 
 Each figure is a pure computation (``activations``, ``token_path``) and a drawing
-(``draw_activations``, ``draw_token_path``), paired by a
-:class:`~site_build.figures.FigureSpec` row in :mod:`site_build.figures`, which draws
-them in both palettes and caches them like every other figure.
+(``draw_activations``, ``draw_token_path``), paired in :data:`site_build.figures.FIGURES`.
 
 Examples
 --------
@@ -22,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from site_build.drawing import Palette
+from site_build.drawing import Palette, style
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -111,27 +109,10 @@ def token_path(sentence: str, token: str, weights: str) -> TokenPath:
     return TokenPath(list(run.tokens), run.tokens.index(token), norms, cosines)
 
 
-def _style(ax: Any, pal: Palette) -> None:
-    ax.set_facecolor(pal.background)
-    ax.grid(True, color=pal.grid, linewidth=0.6)
-    ax.set_axisbelow(True)
-    ax.tick_params(colors=pal.foreground)
-    for spine in ax.spines.values():
-        spine.set_color(pal.foreground)
-    ax.xaxis.label.set_color(pal.foreground)
-    ax.yaxis.label.set_color(pal.foreground)
-    ax.title.set_color(pal.foreground)
-
-
-def _legend(ax: Any, pal: Palette, **kwargs: Any) -> None:
-    for text in ax.legend(**kwargs).get_texts():
-        text.set_color(pal.foreground)
-
-
 def draw_activations(fig: Any, pal: Palette, data: Activations) -> None:
     """GELU (solid) and ReLU (dashed) against x, GELU's minimum marked."""
     ax = fig.add_subplot()
-    _style(ax, pal)
+    style(ax, pal)
     ax.plot(data.x, data.relu, color=pal.unscaled, linestyle="--", label="ReLU: max(0, x)")
     ax.plot(data.x, data.gelu, color=pal.scaled, linestyle="-", label=r"GELU: $x\,\Phi(x)$")
     ax.plot([data.gelu_argmin], [data.gelu_min], "o", color=pal.scaled)
@@ -146,7 +127,7 @@ def draw_activations(fig: Any, pal: Palette, data: Activations) -> None:
     ax.set_xlabel("input x")
     ax.set_ylabel("output")
     ax.set_ylim(-0.8, float(data.x.max()) + 0.2)
-    _legend(ax, pal, loc="upper left")
+    ax.legend(loc="upper left", labelcolor=pal.foreground)
 
 
 def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
@@ -160,7 +141,7 @@ def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
         (left, data.norms, "length of the vector"),
         (right, data.cosines, "cosine with its input"),
     ):
-        _style(ax, pal)
+        style(ax, pal)
         for t in range(values.shape[1]):
             if t != data.token:
                 ax.plot(states, values[:, t], color=pal.foreground, alpha=0.25, linewidth=0.8)
@@ -172,4 +153,4 @@ def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
         ax.set_ylabel(label)
     right.set_ylim(-0.05, 1.05)
     left.plot([], [], color=pal.foreground, alpha=0.25, linewidth=0.8, label="other tokens")
-    _legend(left, pal, loc="lower left")
+    left.legend(loc="lower left", labelcolor=pal.foreground)

@@ -1,23 +1,13 @@
 """One content-hash cache for the build: one key function, one layout, one pruning policy.
 
-The build keeps six caches under ``.cache/``: the figures' SVGs, KaTeX's HTML of each
-formula, the editor bundle, the executed notebook, the slimmed notebook page and the
-real model's attention record (``attention_ref.minilm``'s run, :mod:`site_build.heatmap_data`). Each
-stores *entries*, and an entry is named ``<name>-<key>``:
-
-- ``name`` says what the entry is (a figure, a formula, ``editor``, ``notebook``);
-- ``key`` is :func:`content_key` of everything the entry is made from (the first
-  :data:`KEY_CHARS` hex digits), so a changed input is a cache miss by construction.
-
-An entry is one or more files ``<name>-<key><suffix>`` (written atomically, so a crash or
-a parallel build never reads half a file) or one folder ``<name>-<key>`` that another
-program fills (mkdocs-jupyter's cache).
-
-The pruning policy, the same for all six: **storing an entry removes the entries of the
-same name with another key.** An edited figure, a KaTeX upgrade, a new editor bundle or
-an edit to ``attention_ref`` replaces what it makes stale, and a cache holds one entry
-per name. (A formula deleted from every page leaves its one small file behind until
-``make clean``: nothing stores that name again.)
+Every cache under ``.cache/`` (figures, formulas, fonts, the editor bundle, the wheel, the
+executed notebook, the slimmed notebook page, the real model's record and export) stores
+*entries* named ``<name>-<key>``, where ``key`` is the first :data:`KEY_CHARS` hex digits
+of :func:`content_key` of everything the entry is made from: a changed input is a miss by
+construction. An entry is one or more files ``<name>-<key><suffix>``, each written
+atomically, or one folder that another program fills (mkdocs-jupyter's cache). Storing an
+entry removes the entries of the same name with another key, so a cache holds one entry
+per name (a formula deleted from every page leaves its small file until ``make clean``).
 
 Examples
 --------
@@ -26,8 +16,9 @@ Examples
 >>> key = content_key(meta={"n": 1})
 >>> cache.load("demo", key, (".txt",)) is None
 True
->>> cache.store("demo", key, {".txt": b"one"})
->>> cache.load("demo", key, (".txt",))
+>>> cache.get("demo", key, (".txt",), lambda: {".txt": b"one"})
+{'.txt': b'one'}
+>>> cache.get("demo", key, (".txt",), lambda: {".txt": b"not made again"})
 {'.txt': b'one'}
 >>> new = content_key(meta={"n": 2})
 >>> cache.store("demo", new, {".txt": b"two"})
@@ -41,7 +32,7 @@ import hashlib
 import json
 import re
 import shutil
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,22 +43,8 @@ KEY_CHARS = 20
 def content_key(
     *, meta: object = None, files: Iterable[Path] = (), data: Iterable[bytes] = ()
 ) -> str:
-    """SHA-256 (64 hex digits) of everything an entry is made from.
-
-    Parameters
-    ----------
-    meta : JSON-serialisable, optional
-        Parameters and versions (dict keys are sorted, so their order does not matter).
-    files : iterable of Path
-        Source files, by name and bytes, in the order given.
-    data : iterable of bytes
-        Other inputs, in the order given.
-
-    Returns
-    -------
-    str
-        The hex digest. Every part is length-prefixed, so no two different inputs can
-        run together into the same bytes.
+    """SHA-256 (64 hex digits) of ``meta`` (JSON, keys sorted), the files' names and bytes
+    and ``data``, each part length-prefixed so that no two inputs run together.
 
     Examples
     --------
@@ -78,29 +55,18 @@ def content_key(
     False
     """
     digest = hashlib.sha256()
-
-    def part(blob: bytes) -> None:
+    parts = [json.dumps(meta, sort_keys=True).encode("utf-8")]
+    for path in files:
+        parts += [path.name.encode("utf-8"), path.read_bytes()]
+    for blob in [*parts, *data]:
         digest.update(len(blob).to_bytes(8, "big"))
         digest.update(blob)
-
-    part(json.dumps(meta, sort_keys=True).encode("utf-8"))
-    for path in files:
-        part(path.name.encode("utf-8"))
-        part(path.read_bytes())
-    for blob in data:
-        part(blob)
     return digest.hexdigest()
 
 
 @dataclass(frozen=True)
 class ContentCache:
-    """A cache folder of entries named ``<name>-<key>`` (see the module's docstring).
-
-    Parameters
-    ----------
-    folder : Path
-        Where the entries live (created when the first one is stored).
-    """
+    """A cache folder of entries named ``<name>-<key>`` (see the module's docstring)."""
 
     folder: Path
 
@@ -137,6 +103,20 @@ class ContentCache:
             tmp.write_bytes(blob)
             tmp.replace(path)
         self.prune(name, keep=[self.path(name, key, suffix) for suffix in contents])
+
+    def get(
+        self,
+        name: str,
+        key: str,
+        suffixes: Sequence[str],
+        make: Callable[[], Mapping[str, bytes]],
+    ) -> dict[str, bytes]:
+        """The entry's files by suffix; on a miss ``make()`` gives them and they are stored."""
+        found = self.load(name, key, suffixes)
+        if found is None:
+            found = dict(make())
+            self.store(name, key, found)
+        return found
 
     def folder_for(self, name: str, key: str) -> Path:
         """An entry that is a folder (created), for a program that fills it; prunes the rest.

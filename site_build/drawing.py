@@ -1,9 +1,10 @@
-"""Drawing the √d_k experiments: matplotlib to deterministic SVG, light and dark.
+"""The figures' one drawing path: matplotlib to deterministic SVG, light and dark.
 
-Each ``draw_*`` function draws one experiment's result on a matplotlib ``Figure`` in one
-:class:`Palette`; :func:`svgs_for_themes` draws it once per Material palette (for
-``#only-light`` / ``#only-dark``). The SVGs are byte-identical from run to run (fixed
-hash salt, glyphs as paths, no date), so builds are reproducible.
+Each figure's ``draw(figure, palette, data)`` draws on a matplotlib ``Figure`` in one
+:class:`Palette`, styling its axes with :func:`style`; :func:`svgs_for_themes` draws it
+once per Material palette (for ``#only-light`` / ``#only-dark``), byte-identical from run
+to run (fixed hash salt, glyphs as paths, no date). The three ``draw_*`` functions here
+draw the √d_k experiments of :mod:`site_build.experiments`.
 
 Examples
 --------
@@ -32,10 +33,9 @@ THEMES: tuple[Theme, ...] = ("light", "dark")
 class Palette:
     """Colours of one theme. Unscaled and scaled also differ by marker and dash.
 
-    ``heat`` is the attention heatmaps' colour scale, the one the widgets read from the
-    stylesheet (:data:`site_build.heat_scale.HEAT`); ``roles`` frames the heads of each
-    role in ``site_build/heads_figure.py`` (special, previous, self, next; a letter names
-    the role too).
+    ``heat`` is the heatmaps' colour scale, the one the widgets read from the stylesheet
+    (:data:`site_build.heat_scale.HEAT`); ``roles`` frames the heads of each role in
+    ``site_build/heads_figure.py`` (special, previous, self, next; a letter names it too).
     """
 
     background: str
@@ -78,24 +78,23 @@ _RC: dict[Any, Any] = {
 }
 
 
-def _style(ax: Any, pal: Palette) -> None:
+def style(ax: Any, pal: Palette, grid: bool = True) -> None:
+    """Colour ``ax`` for ``pal``: background, ticks, spines, labels, and a grid behind."""
     ax.set_facecolor(pal.background)
-    ax.grid(True, which="major", color=pal.grid, linewidth=0.6)
-    ax.set_axisbelow(True)
+    if grid:
+        ax.grid(True, color=pal.grid, linewidth=0.6)
+        ax.set_axisbelow(True)
     ax.tick_params(colors=pal.foreground, which="both")
     for spine in ax.spines.values():
         spine.set_color(pal.foreground)
-    ax.xaxis.label.set_color(pal.foreground)
-    ax.yaxis.label.set_color(pal.foreground)
-    ax.title.set_color(pal.foreground)
+    for text in (ax.xaxis.label, ax.yaxis.label, ax.title):
+        text.set_color(pal.foreground)
+
+
+def _log_d_k(ax: Any, pal: Palette) -> None:
+    style(ax, pal)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("key width $d_k$")
-
-
-def _legend(ax: Any, pal: Palette, **kwargs: Any) -> None:
-    leg = ax.legend(**kwargs)
-    for text in leg.get_texts():
-        text.set_color(pal.foreground)
 
 
 def _series(pal: Palette) -> dict[str, dict[str, Any]]:
@@ -108,7 +107,7 @@ def _series(pal: Palette) -> dict[str, dict[str, Any]]:
 def draw_spread(fig: Any, pal: Palette, data: Spread) -> None:
     """Draw :class:`Spread` on ``fig``: log-log variance against ``d_k``."""
     ax = fig.add_subplot()
-    _style(ax, pal)
+    _log_d_k(ax, pal)
     s = _series(pal)
     # The expected lines are wide pale bands, so a measured line on top stays visible.
     band = {"color": pal.foreground, "alpha": 0.25, "linewidth": 7, "solid_capstyle": "butt"}
@@ -118,29 +117,28 @@ def draw_spread(fig: Any, pal: Palette, data: Spread) -> None:
     ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"measured, $q\cdot k/\sqrt{d_k}$")
     ax.set_yscale("log", base=2)
     ax.set_ylabel("variance of the score")
-    _legend(ax, pal, loc="upper left")
+    ax.legend(loc="upper left", labelcolor=pal.foreground)
 
 
 def draw_saturation(fig: Any, pal: Palette, data: Saturation) -> None:
     """Draw :class:`Saturation`: largest weight (left) and entropy (right) against ``d_k``."""
     left, right = fig.subplots(1, 2)
     s = _series(pal)
+    note = {"textcoords": "offset points", "color": pal.foreground, "fontsize": 9}
     for ax in (left, right):
-        _style(ax, pal)
+        _log_d_k(ax, pal)
     left.plot(data.d_k, data.max_unscaled, **s["unscaled"], label="unscaled")
     left.plot(data.d_k, data.max_scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
     left.axhline(1 / data.n_keys, color=pal.foreground, linestyle=":", linewidth=1.2)
     left.set_ylim(0, 1.05)
     left.set_ylabel("largest weight (mean)")
-    left.annotate(f"uniform 1/{data.n_keys}", (1, 1 / data.n_keys), xytext=(2, 4),
-                  textcoords="offset points", color=pal.foreground, fontsize=9)  # fmt: skip
-    _legend(left, pal, loc="center left")
+    left.annotate(f"uniform 1/{data.n_keys}", (1, 1 / data.n_keys), xytext=(2, 4), **note)
+    left.legend(loc="center left", labelcolor=pal.foreground)
     right.plot(data.d_k, data.entropy_unscaled, **s["unscaled"])
     right.plot(data.d_k, data.entropy_scaled, **s["scaled"])
     uniform = float(np.log(data.n_keys))
     right.axhline(uniform, color=pal.foreground, linestyle=":", linewidth=1.2)
-    right.annotate(f"uniform: ln {data.n_keys}", (1, uniform), xytext=(2, -12),
-                   textcoords="offset points", color=pal.foreground, fontsize=9)  # fmt: skip
+    right.annotate(f"uniform: ln {data.n_keys}", (1, uniform), xytext=(2, -12), **note)
     right.set_ylim(0, uniform * 1.1)
     right.set_ylabel("entropy of the weights (nats)")
 
@@ -148,25 +146,13 @@ def draw_saturation(fig: Any, pal: Palette, data: Saturation) -> None:
 def draw_gradient(fig: Any, pal: Palette, data: GradientReach) -> None:
     """Draw :class:`GradientReach` on a log y axis against ``d_k``."""
     ax = fig.add_subplot()
-    _style(ax, pal)
+    _log_d_k(ax, pal)
     s = _series(pal)
     ax.plot(data.d_k, data.unscaled, **s["unscaled"], label="unscaled")
     ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
     ax.set_yscale("log")
     ax.set_ylabel("gradient to a non-max logit")
-    _legend(ax, pal, loc="lower left")
-
-
-def _svg_of(fig: Any, pal: Palette, title: str) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="svg", facecolor=pal.background, metadata={"Date": None})
-    svg = buf.getvalue().decode("utf-8")
-    # An accessible name for the SVG opened on its own (the page's <img> has alt text).
-    head, sep, rest = svg.partition(">\n <metadata>")
-    if not sep:
-        raise RuntimeError("unexpected SVG layout from matplotlib: no <metadata> after <svg>")
-    svg = f'{head} role="img">\n <title>{escape(title)}</title>\n <metadata>{rest}'
-    return svg.encode("utf-8")
+    ax.legend(loc="lower left", labelcolor=pal.foreground)
 
 
 def svgs_for_themes(
@@ -175,26 +161,11 @@ def svgs_for_themes(
     title: str,
     figsize: tuple[float, float] = FIGSIZE,
 ) -> dict[Theme, bytes]:
-    """Draw ``data`` with ``draw`` once per theme, as SVG with ``title`` as its name.
+    """Draw ``data`` with ``draw`` once per theme: ``{"light": svg, "dark": svg}``.
 
-    Uses matplotlib's object-oriented ``Figure`` (no pyplot, no global backend)
-    inside an ``rc_context``, so nothing leaks into other users of matplotlib.
-
-    Parameters
-    ----------
-    data : object
-        An experiment's result.
-    draw : callable
-        ``draw(figure, palette, data)``.
-    title : str
-        Written as the SVG's ``<title>``.
-    figsize : (float, float)
-        Width and height in inches (72 pt each; shown at 96 CSS px an inch).
-
-    Returns
-    -------
-    dict
-        ``{"light": svg_bytes, "dark": svg_bytes}``.
+    ``title`` is the SVG's ``<title>``, ``figsize`` its size in inches (72 pt each, shown
+    at 96 CSS px an inch). matplotlib's object-oriented ``Figure`` (no pyplot) inside an
+    ``rc_context``: nothing leaks into other users of matplotlib.
     """
     import matplotlib
     from matplotlib.figure import Figure
@@ -205,5 +176,12 @@ def svgs_for_themes(
         with matplotlib.rc_context(_RC):
             fig = Figure(figsize=figsize, layout="constrained", facecolor=pal.background)
             draw(fig, pal, data)
-            out[theme] = _svg_of(fig, pal, title)
+            buf = io.BytesIO()
+            fig.savefig(buf, format="svg", facecolor=pal.background, metadata={"Date": None})
+        # An accessible name for the SVG opened on its own (the page's <img> has alt text).
+        head, sep, rest = buf.getvalue().decode("utf-8").partition(">\n <metadata>")
+        if not sep:
+            raise RuntimeError("unexpected SVG layout from matplotlib: no <metadata> after <svg>")
+        svg = f'{head} role="img">\n <title>{escape(title)}</title>\n <metadata>{rest}'
+        out[theme] = svg.encode("utf-8")
     return out

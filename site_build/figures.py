@@ -1,14 +1,12 @@
 """The build's figures: which data, drawn how, cached by content.
 
-Each :class:`FigureSpec` pairs a computation (with its parameters) with a drawing: the
-three figures of "why divide by √d_k" pair an experiment of
-:mod:`site_build.experiments` with a drawing of :mod:`site_build.drawing`; the figure
-of every head of the real model reads the committed data and draws it with
-:mod:`site_build.heads_figure`. :func:`cached_svgs` keeps the
-light and dark SVGs in the build's content-hash cache (:mod:`site_build.cache`), keyed by
-:func:`cache_key`, so an unchanged figure is not drawn again and a cache hit does not
-import matplotlib. The MkDocs hook ``hooks/figures.py`` only wires
-:func:`build_figures` into the build.
+Each :class:`FigureSpec` pairs a computation (with its parameters) with a drawing that
+:func:`site_build.drawing.svgs_for_themes` renders in both palettes: the √d_k
+experiments (:mod:`site_build.experiments`), the heads of the real model
+(:mod:`site_build.heads_figure`), lesson 3's (:mod:`site_build.block_figures`) and lesson
+0's (:mod:`site_build.positions_figure`). :func:`cached_svgs` keeps the SVGs in the
+build's content-hash cache (:mod:`site_build.cache`), keyed by :func:`cache_key`, so an
+unchanged figure is not drawn again and a cache hit does not import matplotlib.
 
 Examples
 --------
@@ -49,25 +47,12 @@ from site_build.heads_figure import draw_head_grid, head_grid
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """One figure: how to compute its data and how to draw it.
+    """One figure: ``compute(**params)`` gives its data, ``draw(figure, palette, data)``
+    draws it in ``figures/<name>-<theme>.svg``, whose ``<title>`` is ``title``.
 
-    Attributes
-    ----------
-    name : str
-        Base of the file names, ``figures/<name>-light.svg`` and ``-dark.svg``.
-    title : str
-        Short description, written as the SVG's ``<title>``.
-    params : Mapping[str, Any]
-        Keyword arguments of ``compute`` (JSON-serialisable: they enter the cache key).
-    compute : callable
-        ``compute(**params)`` returns the data.
-    draw : callable
-        ``draw(figure, palette, data)`` draws it.
-    figsize : (float, float)
-        Width and height in inches (72 pt each, shown at 96 CSS px an inch).
-    sources : tuple of Path
-        Files the data is read from or computed with, beyond :func:`source_files`
-        (they enter the cache key).
+    ``params`` (JSON-serialisable), ``figsize`` (inches, 72 pt each, shown at 96 CSS px an
+    inch) and the bytes of ``sources`` (files the data is read from or computed with,
+    beyond :func:`source_files`) enter the cache key.
     """
 
     name: str
@@ -151,7 +136,6 @@ FIGURES: tuple[FigureSpec, ...] = (
         positions_figure.sinusoidal_table,
         positions_figure.draw_sinusoidal,
         figsize=positions_figure.SINUSOID_FIGSIZE,
-        sources=(Path(positions_figure.__file__).resolve(),),
     ),
     FigureSpec(
         "learned-positions",
@@ -160,52 +144,26 @@ FIGURES: tuple[FigureSpec, ...] = (
         positions_figure.learned_similarity,
         positions_figure.draw_similarity,
         figsize=positions_figure.SIMILARITY_FIGSIZE,
-        sources=(Path(positions_figure.__file__).resolve(),),
     ),
 )
 
 
 def render_svgs(spec: FigureSpec) -> dict[Theme, bytes]:
-    """Compute ``spec``'s data once and draw it for both themes.
-
-    Parameters
-    ----------
-    spec : FigureSpec
-        The figure.
-
-    Returns
-    -------
-    dict
-        ``{"light": svg_bytes, "dark": svg_bytes}``.
-    """
+    """Compute ``spec``'s data once and draw it for both themes."""
     return svgs_for_themes(spec.compute(**spec.params), spec.draw, spec.title, spec.figsize)
 
 
 def source_files() -> list[Path]:
-    """The source files whose bytes decide every figure: ``attention_ref`` and this split.
-
-    ``attention_ref``'s modules, the experiments, the drawings and this module.
-    """
+    """The files whose bytes decide every figure: ``attention_ref`` and the figure modules."""
     ref_dir = Path(ar.__file__).resolve().parent
     here = Path(__file__).resolve().parent
-    modules = (
-        "experiments.py",
-        "drawing.py",
-        "heads_figure.py",
-        "heat_scale.py",
-        "block_figures.py",
-        "positions_figure.py",
-        "figures.py",
-    )
-    return [*sorted(ref_dir.glob("*.py")), *(here / name for name in modules)]
+    modules = "experiments drawing heads_figure heat_scale block_figures positions_figure figures"
+    return [*sorted(ref_dir.glob("*.py")), *(here / f"{name}.py" for name in modules.split())]
 
 
 def cache_key(spec: FigureSpec, sources: Iterable[Path] | None = None) -> str:
-    """SHA-256 of everything a figure depends on.
-
-    The figure's name, title, parameters and size, the bytes of ``sources`` (default
-    :func:`source_files`) and of the spec's own ``sources``, and the versions of numpy
-    and matplotlib.
+    """SHA-256 of the spec, the bytes of ``sources`` (default :func:`source_files`) and of
+    the spec's own, and the versions of numpy and matplotlib.
 
     Examples
     --------
@@ -232,34 +190,15 @@ def cached_svgs(
     *,
     render: Callable[[FigureSpec], Mapping[Theme, bytes]] = render_svgs,
 ) -> dict[Theme, bytes]:
-    """Return ``spec``'s SVGs from ``cache_dir``, rendering (and storing) them on a miss.
-
-    The entry is named after the figure (``<name>-<key>-<theme>.svg``); storing a new key
-    removes the figure's older files (:class:`site_build.cache.ContentCache`).
-
-    Parameters
-    ----------
-    spec : FigureSpec
-        The figure.
-    cache_dir : Path
-        Cache folder (created if missing).
-    render : callable
-        Renders on a miss (tests pass a counting stand-in).
-
-    Returns
-    -------
-    dict
-        ``{"light": svg_bytes, "dark": svg_bytes}``.
-    """
-    cache = ContentCache(cache_dir)
-    key = cache_key(spec)
+    """``spec``'s SVGs from the cache in ``cache_dir``, rendered by ``render`` on a miss."""
     suffixes = {theme: f"-{theme}.svg" for theme in THEMES}
-    found = cache.load(spec.name, key, tuple(suffixes.values()))
-    if found is not None:
-        return {theme: found[suffix] for theme, suffix in suffixes.items()}
-    svgs = dict(render(spec))
-    cache.store(spec.name, key, {suffix: svgs[theme] for theme, suffix in suffixes.items()})
-    return svgs
+
+    def make() -> dict[str, bytes]:
+        svgs = render(spec)
+        return {suffix: svgs[theme] for theme, suffix in suffixes.items()}
+
+    found = ContentCache(cache_dir).get(spec.name, cache_key(spec), [*suffixes.values()], make)
+    return {theme: found[suffix] for theme, suffix in suffixes.items()}
 
 
 def build_figures(cache_dir: Path) -> dict[str, bytes]:
@@ -271,11 +210,11 @@ def build_figures(cache_dir: Path) -> dict[str, bytes]:
     """
 
     def build() -> dict[str, bytes]:
-        out: dict[str, bytes] = {}
-        for spec in FIGURES:
-            for theme, svg in cached_svgs(spec, cache_dir).items():
-                out[f"figures/{spec.name}-{theme}.svg"] = svg
-        return out
+        return {
+            f"figures/{spec.name}-{theme}.svg": svg
+            for spec in FIGURES
+            for theme, svg in cached_svgs(spec, cache_dir).items()
+        }
 
     inputs = [*source_files(), *(path for spec in FIGURES for path in spec.sources)]
     return dict(reuse_while_unchanged(f"figures:{cache_dir}", inputs, build))

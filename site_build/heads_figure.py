@@ -1,17 +1,11 @@
 """The figure of every head: one sentence's attention in all 6 x 12 heads of the real model.
 
-:func:`head_grid` reads the all-MiniLM-L6-v2 record the build computes with
-``attention_ref.minilm`` (:func:`site_build.heatmap_data.model_record`) and the role
-of each head (:mod:`attention_ref.head_roles`, through :mod:`site_build.head_roles`);
-:func:`draw_head_grid` draws
-the heads as small multiples, one row per layer and one column per head, each framed
-and lettered by its role. ``site_build/figures.py`` pairs the two in a
-:class:`~site_build.figures.FigureSpec`, like the other figures.
-
-Layers and heads are labelled from 1, as the heatmap widget of lesson 1 shows them;
-the data files count them from 0. The cells use the site's one heat scale
-(:mod:`site_build.heat_scale`), the palette's :attr:`~site_build.drawing.Palette.heat`,
-one exact colour per weight, as the widgets draw it.
+:func:`head_grid` reads the real model's record (:func:`site_build.heatmap_data.model_record`)
+and the role of each head (:mod:`site_build.head_roles`); :func:`draw_head_grid` draws the
+heads as small multiples, one row per layer and one column per head, each framed and
+lettered by its role, in the site's one heat scale (:mod:`site_build.heat_scale`), one
+exact colour per weight, as the widgets draw it. Layers and heads are labelled from 1, as
+the heatmap widget shows them; the data files count them from 0.
 
 Examples
 --------
@@ -141,10 +135,9 @@ def _mosaic(data: HeadGrid, pal: Palette) -> np.ndarray:
     """Every head's weights as one RGB image, heads apart by the gaps, in the heat scale."""
     layers, heads, n, _ = data.weights.shape
     colours = pal.heat.rgb(data.weights)  # (L, H, n, n, 3) uint8
-    background = np.array([int(pal.background[i : i + 2], 16) for i in (1, 3, 5)], np.uint8)
     rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
     image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB)
-    image[:] = background
+    image[:] = [int(pal.background[i : i + 2], 16) for i in (1, 3, 5)]
     for li in range(layers):
         for hi in range(heads):
             top, left = cell_pixel(li, hi, 0, 0, n)
@@ -173,106 +166,48 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
     ax = fig.add_axes(
         (_LEFT / width_in, 1 - (_TOP + box_h) / height_in, box_w / width_in, box_h / height_in)
     )
-    ax.imshow(
-        image,
-        interpolation="none",
-        aspect="equal",
-        extent=(-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5),
-    )
+    extent = (-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5)
+    ax.imshow(image, interpolation="none", aspect="equal", extent=extent)
     ax.set_axis_off()
     frame = dict(zip(PATTERNS, pal.roles, strict=True))
+    fg = {"color": pal.foreground}
     for li in range(layers):
         top = li * (n + _GAP_Y) + _GAP_Y
-        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center", color=pal.foreground)
+        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center", **fg)
         for hi in range(heads):
-            left = hi * (n + _GAP_X)
+            left, middle = hi * (n + _GAP_X), hi * (n + _GAP_X) + n / 2 - 0.5
             role = data.roles[li][hi]["role"]
+            # A pixel's width away from the weights, so a dark first or last column
+            # stays apart from the frame.
+            edge, width = frame.get(role, pal.grid), 1.6 if role in frame else 0.7
             ax.add_patch(
-                # A pixel's width away from the weights, so a dark first or last
-                # column stays apart from the frame.
-                Rectangle(
-                    (left - 1.5, top - 1.5),
-                    n + 2,
-                    n + 2,
-                    fill=False,
-                    edgecolor=frame.get(role, pal.grid),
-                    linewidth=1.6 if role in frame else 0.7,
-                )
+                Rectangle((left - 1.5, top - 1.5), n + 2, n + 2, fill=False, ec=edge, lw=width)
             )
             if CODES[role]:
-                ax.text(
-                    left + n / 2 - 0.5,
-                    top - 3.2,
-                    CODES[role],
-                    ha="center",
-                    va="bottom",
-                    fontsize=8,
-                    fontweight="bold",
-                    color=pal.foreground,
-                )
+                letter = {"fontsize": 8, "fontweight": "bold", **fg}
+                ax.text(middle, top - 3.2, CODES[role], ha="center", va="bottom", **letter)
             if li == 0:
-                ax.text(
-                    left + n / 2 - 0.5,
-                    -1,
-                    str(hi + 1),
-                    ha="center",
-                    va="bottom",
-                    color=pal.foreground,
-                )
+                ax.text(middle, -1, str(hi + 1), ha="center", va="bottom", **fg)
     ax.set_xlim(-2.5, image.shape[1] + 1.5)
     ax.set_ylim(image.shape[0] + 0.5, -0.5)
-    fig.text(
-        (_LEFT + box_w / 2) / width_in,
-        1 - 0.04 / height_in,
-        "head",
-        ha="center",
-        va="top",
-        color=pal.foreground,
-    )
-    fig.text(
-        0.04 / width_in,
-        1 - (_TOP + box_h / 2) / height_in,
-        "layer",
-        rotation=90,
-        ha="left",
-        va="center",
-        color=pal.foreground,
-    )
+    centre = (_LEFT + box_w / 2) / width_in
+    fig.text(centre, 1 - 0.04 / height_in, "head", ha="center", va="top", **fg)
+    middle_y = 1 - (_TOP + box_h / 2) / height_in
+    fig.text(0.04 / width_in, middle_y, "layer", rotation=90, ha="left", va="center", **fg)
+    keys = [(frame[r], 1.6, f"{CODES[r]}  {ROLES[r]}") for r in PATTERNS]
+    keys.append((pal.grid, 0.7, f"no letter: {ROLES['mixed']}"))
+    square: dict[str, Any] = {"marker": "s", "linestyle": "none", "markersize": 9}
     handles = [
-        Line2D(
-            [],
-            [],
-            marker="s",
-            linestyle="none",
-            markersize=9,
-            markerfacecolor="none",
-            markeredgewidth=1.6,
-            markeredgecolor=frame[role],
-            label=f"{CODES[role]}  {ROLES[role]}",
-        )
-        for role in PATTERNS
+        Line2D([], [], **square, mfc="none", mew=width, mec=colour, label=label)
+        for colour, width, label in keys
     ]
-    handles.append(
-        Line2D(
-            [],
-            [],
-            marker="s",
-            linestyle="none",
-            markersize=9,
-            markerfacecolor="none",
-            markeredgewidth=0.7,
-            markeredgecolor=pal.grid,
-            label=f"no letter: {ROLES['mixed']}",
-        )
-    )
-    legend = fig.legend(
+    fig.legend(
         handles=handles,
         loc="lower center",
         ncols=3,
         fontsize=8.5,
-        bbox_to_anchor=((_LEFT + box_w / 2) / width_in, 0.01),
+        bbox_to_anchor=(centre, 0.01),
         handletextpad=0.3,
         columnspacing=1.2,
+        labelcolor=pal.foreground,
     )
-    for text in legend.get_texts():
-        text.set_color(pal.foreground)

@@ -1,13 +1,11 @@
 """Lesson 0's figures: the sinusoidal encoding, and how alike the model's learned positions are.
 
-:func:`sinusoidal_table` computes the encoding with :func:`attention_ref.sinusoidal_positions`
-and :func:`draw_sinusoidal` draws it as an image, one column per position and one row
-per entry. :func:`learned_similarity` reads all-MiniLM-L6-v2's 512 learned position
-rows (:mod:`attention_ref.minilm`) and their cosine similarities, which
-:func:`draw_similarity` draws as a 512 x 512 image. Both use one diverging scale made
-of the palette's two series colours, with the page's background at 0, so that they read
-in both palettes. ``site_build/figures.py`` pairs each computation with its drawing in a
-:class:`~site_build.figures.FigureSpec`; the learned one is keyed by the weights' hash.
+:func:`sinusoidal_table` computes the encoding with :func:`attention_ref.sinusoidal_positions`,
+drawn as an image, one column per position and one row per entry;
+:func:`learned_similarity` reads all-MiniLM-L6-v2's 512 learned position rows
+(:mod:`attention_ref.minilm`) and their cosine similarities, drawn as a 512 x 512 image.
+Both use one diverging scale made of the palette's two series colours, with the page's
+background at 0, so that they read in both palettes.
 
 Examples
 --------
@@ -24,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import attention_ref as ar
-from site_build.drawing import Palette
+from site_build.drawing import Palette, style
 
 #: Figure size in inches: 486 x 270 pt in the SVG, shown as 648 x 360 CSS px.
 SINUSOID_FIGSIZE = (6.75, 3.75)
@@ -34,29 +32,15 @@ SIMILARITY_FIGSIZE = (6.75, 5.5)
 
 @dataclass(frozen=True)
 class SinusoidTable:
-    """The sinusoidal encoding of positions ``0 .. n - 1`` in ``d`` entries.
-
-    Attributes
-    ----------
-    pe : ndarray, shape (n, d)
-        ``attention_ref.sinusoidal_positions(n, d)``.
-    """
+    """``pe`` (n, d): ``attention_ref.sinusoidal_positions(n, d)``."""
 
     pe: np.ndarray
 
 
 @dataclass(frozen=True)
 class Similarity:
-    """Cosine similarity of every pair of the model's learned position rows.
-
-    Attributes
-    ----------
-    cos : ndarray, shape (n_positions, n_positions)
-        ``cos[i, j]`` is the cosine of the angle between position rows ``i`` and ``j``.
-    block : int
-        The figure draws the mean of each ``block`` x ``block`` square of ``cos``
-        (:func:`block_means`), which keeps the SVG small.
-    """
+    """``cos`` (n, n): cosine of position rows i and j; the figure draws the mean of each
+    ``block`` x ``block`` square of it (:func:`block_means`), which keeps the SVG small."""
 
     cos: np.ndarray
     block: int = 1
@@ -96,14 +80,8 @@ def block_means(a: np.ndarray, block: int) -> np.ndarray:
 def learned_similarity(weights_sha256: str, block: int = 1) -> Similarity:
     """The cosine similarities of all-MiniLM-L6-v2's learned position rows.
 
-    ``weights_sha256`` is the hash of the weights the data must come from (the figure's
-    spec gives :func:`site_build.heatmap_data.installed_weights_sha256`, so it keys the
-    cache entry); a model whose weights file hashes otherwise is refused.
-
-    Raises
-    ------
-    ValueError
-        If the installed weights are not the ones named by ``weights_sha256``.
+    Raises ``ValueError`` if the installed weights do not hash to ``weights_sha256`` (the
+    hash the figure's cache key holds).
     """
     from attention_ref.minilm import load_minilm
 
@@ -116,37 +94,29 @@ def learned_similarity(weights_sha256: str, block: int = 1) -> Similarity:
     return Similarity(cosine_matrix(rows), block)
 
 
-def diverging(pal: Palette) -> Any:
-    """A colour map from the palette's orange (-1) through its background (0) to blue (+1)."""
+def _signed_image(fig: Any, pal: Palette, values: np.ndarray, label: str, **kw: Any) -> Any:
+    """Draw ``values`` in [-1, 1] from the palette's orange (-1) through its background (0)
+    to its blue (+1), with a colour bar; returns the axes for the caller's labels."""
     from matplotlib.colors import LinearSegmentedColormap
 
-    return LinearSegmentedColormap.from_list(
+    cmap = LinearSegmentedColormap.from_list(
         "lesson0", [pal.unscaled, pal.background, pal.scaled], N=256
     )
-
-
-def _style(ax: Any, pal: Palette) -> None:
-    ax.set_facecolor(pal.background)
-    ax.tick_params(colors=pal.foreground, which="both")
-    for spine in ax.spines.values():
-        spine.set_color(pal.foreground)
-    ax.xaxis.label.set_color(pal.foreground)
-    ax.yaxis.label.set_color(pal.foreground)
-
-
-def _colorbar(fig: Any, image: Any, ax: Any, pal: Palette, label: str) -> None:
+    ax = fig.add_subplot()
+    style(ax, pal, grid=False)
+    image = ax.imshow(values, cmap=cmap, vmin=-1, vmax=1, interpolation="none", **kw)
     bar = fig.colorbar(image, ax=ax, ticks=[-1, 0, 1], fraction=0.04, pad=0.02)
     bar.outline.set_edgecolor(pal.foreground)
     bar.ax.tick_params(colors=pal.foreground)
     bar.set_label(label, color=pal.foreground)
+    return ax
 
 
 def draw_sinusoidal(fig: Any, pal: Palette, data: SinusoidTable) -> None:
     """Columns are positions, rows the entries of the vector (entry 0 at the top)."""
     n, d = data.pe.shape
-    ax = _signed_image(
-        fig, pal, data.pe.T, "auto", (-0.5, n - 0.5, d - 0.5, -0.5), "value (sin or cos)"
-    )  # (d, n)
+    extent = (-0.5, n - 0.5, d - 0.5, -0.5)
+    ax = _signed_image(fig, pal, data.pe.T, "value (sin or cos)", aspect="auto", extent=extent)
     ax.set_xlabel("position p")
     ax.set_ylabel("entry of the vector (pair i = entry // 2)")
 
@@ -154,44 +124,10 @@ def draw_sinusoidal(fig: Any, pal: Palette, data: SinusoidTable) -> None:
 def draw_similarity(fig: Any, pal: Palette, data: Similarity) -> None:
     """Row i, column j: the cosine of position rows i and j (position 0 at the top left)."""
     n = data.cos.shape[0]
-    ax = _signed_image(
-        fig,
-        pal,
-        block_means(data.cos, data.block),  # (n / block, n / block)
-        "equal",
-        (-0.5, n - 0.5, n - 0.5, -0.5),
-        "cosine similarity",
-    )
-    ticks = [0, 128, 256, 384, 511]
-    ax.set_xticks(ticks)
-    ax.set_yticks(ticks)
+    means = block_means(data.cos, data.block)  # (n / block, n / block)
+    extent = (-0.5, n - 0.5, n - 0.5, -0.5)
+    ax = _signed_image(fig, pal, means, "cosine similarity", aspect="equal", extent=extent)
+    ax.set_xticks([0, 128, 256, 384, 511])
+    ax.set_yticks([0, 128, 256, 384, 511])
     ax.set_xlabel("position j")
     ax.set_ylabel("position i")
-
-
-def _signed_image(
-    fig: Any,
-    pal: Palette,
-    values: np.ndarray[Any, Any],
-    aspect: str,
-    extent: tuple[float, float, float, float],
-    label: str,
-) -> Any:
-    """Draw ``values`` in [-1, 1] on the :func:`diverging` scale with its colour bar.
-
-    One axes of ``fig``, styled for ``pal``; ``extent`` (left, right, bottom, top) puts
-    row 0 at the top. Returns the axes, for the caller's labels.
-    """
-    ax = fig.add_subplot()
-    _style(ax, pal)
-    image = ax.imshow(
-        values,
-        cmap=diverging(pal),
-        vmin=-1,
-        vmax=1,
-        interpolation="none",
-        aspect=aspect,
-        extent=extent,
-    )
-    _colorbar(fig, image, ax, pal, label)
-    return ax
