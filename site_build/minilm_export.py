@@ -4,23 +4,20 @@ The widget "Try your own sentence" runs the real model in the reader's browser. 
 module turns :func:`attention_ref.minilm.load_minilm`'s arrays into the files the site
 serves under :data:`EXPORT_DIR`:
 
-- one file per **group** of encoder weights: ``embeddings`` (positions, token types and
-  the embeddings' LayerNorm) and ``layer-0`` ... ``layer-5`` (the sixteen arrays of a
-  layer), each array float16, little-endian, in the weights file's own layout (a
+- one file per **group** of encoder weights, ``embeddings`` (positions, token types, the
+  embeddings' LayerNorm) and ``layer-0`` ... ``layer-5`` (the sixteen arrays of a layer),
+  each array float16, little-endian, C-ordered, in the weights file's own layout (a
   ``Linear``'s ``weight`` is ``(out, in)``), one after the other;
 - the **word-embedding table** (30,522 x 384, half the model) in shards of
-  :data:`SHARD_ROWS` rows by token id, so that a sentence fetches only the shards of its
-  own ids;
-- the model's ``tokenizer.json`` with its padding and truncation switched off (the
-  Python tokenizer of :mod:`attention_ref.minilm` runs with both off, and so must the
-  browser's);
-- ``manifest.json`` (a fixed name): the shapes, byte offsets, sizes and SHA-256 of all the
-  above. Every other file is named by its content (``<stem>.<16 hex digits>.<ext>``), so
-  it can be cached for ever and a corrupt copy is detected by its hash.
+  :data:`SHARD_ROWS` rows by token id, so that a sentence fetches only its own ids' shards;
+- the model's ``tokenizer.json`` with padding and truncation off, as the Python tokenizer
+  of :mod:`attention_ref.minilm` runs;
+- ``manifest.json``: the shapes, byte offsets, sizes and SHA-256 of all the above. Every
+  other file is named by its content (``<stem>.<16 hex digits>.<ext>``), so it can be
+  cached for ever and a corrupt copy is detected by its hash.
 
-Everything here is pure: :func:`export_files` maps site paths to bytes;
-``hooks/minilm_export.py`` caches them (``site_build/cache.py``) and adds them to the
-build as generated files.
+:func:`export_files` maps site paths to bytes; :func:`cached_export` keeps them in the
+build's content-hash cache, from which ``hooks/minilm_export.py`` adds them to the build.
 
 Examples
 --------
@@ -37,7 +34,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,23 +60,19 @@ FORMAT = 1
 
 #: The sixteen arrays of one encoder layer, by their name in the weights file after
 #: ``encoder.layer.<i>.``, in the order they are packed.
-LAYER_ARRAYS = (
-    "attention.self.query.weight",
-    "attention.self.query.bias",
-    "attention.self.key.weight",
-    "attention.self.key.bias",
-    "attention.self.value.weight",
-    "attention.self.value.bias",
-    "attention.output.dense.weight",
-    "attention.output.dense.bias",
-    "attention.output.LayerNorm.weight",
-    "attention.output.LayerNorm.bias",
-    "intermediate.dense.weight",
-    "intermediate.dense.bias",
-    "output.dense.weight",
-    "output.dense.bias",
-    "output.LayerNorm.weight",
-    "output.LayerNorm.bias",
+LAYER_ARRAYS = tuple(
+    f"{part}.{kind}"
+    for part in (
+        "attention.self.query",
+        "attention.self.key",
+        "attention.self.value",
+        "attention.output.dense",
+        "attention.output.LayerNorm",
+        "intermediate.dense",
+        "output.dense",
+        "output.LayerNorm",
+    )
+    for kind in ("weight", "bias")
 )
 #: The embeddings' arrays but the word table (which is sharded).
 EMBEDDING_ARRAYS = (
@@ -94,20 +86,9 @@ WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 @dataclass(frozen=True)
 class ModelSource:
-    """What the export reads: the weights by name, the config, the tokenizer's JSON.
-
-    Parameters
-    ----------
-    weights : Mapping of str to numpy.ndarray
-        The weights file's arrays (``MiniLM.weights``).
-    config : Mapping
-        ``layers``, ``heads``, ``hidden``, ``intermediate``, ``vocab_size``,
-        ``max_positions``, ``eps`` (``MiniLM.config`` as a dict).
-    tokenizer_json : bytes
-        The model's ``tokenizer.json``.
-    weights_sha256 : str
-        The weights file's hash (provenance in the manifest).
-    """
+    """What the export reads: the weights file's arrays by name (``MiniLM.weights``), the
+    config (``MiniLM.config`` as a dict), the model's ``tokenizer.json`` and the weights
+    file's hash (provenance in the manifest)."""
 
     weights: Mapping[str, npt.NDArray[Any]]
     config: Mapping[str, Any]
@@ -117,11 +98,6 @@ class ModelSource:
 
 def float16_bytes(array: npt.ArrayLike, name: str = "array") -> bytes:
     """``array`` as little-endian float16 bytes, refusing a value float16 cannot hold.
-
-    Raises
-    ------
-    ValueError
-        If a value is not finite, or overflows float16 (``|x| > 65504``), naming it.
 
     Examples
     --------
@@ -145,38 +121,22 @@ def float16_bytes(array: npt.ArrayLike, name: str = "array") -> bytes:
 
 
 def pack_group(arrays: Sequence[tuple[str, npt.ArrayLike]]) -> tuple[bytes, list[dict[str, Any]]]:
-    """Concatenate arrays as float16; return the bytes and each array's name, offset, shape.
-
-    Offsets are in bytes from the start of the file; each array is C-ordered.
-    """
+    """Arrays as float16, one after the other: the bytes, and each one's name, byte offset
+    and shape."""
     parts: list[bytes] = []
     entries: list[dict[str, Any]] = []
     offset = 0
     for name, array in arrays:
         arr = np.asarray(array)
-        blob = float16_bytes(arr, name)
+        parts.append(float16_bytes(arr, name))
         entries.append({"name": name, "offset": offset, "shape": list(arr.shape)})
-        parts.append(blob)
-        offset += len(blob)
+        offset += len(parts[-1])
     return b"".join(parts), entries
 
 
 def hashed_name(stem: str, blob: bytes, ext: str) -> str:
     """``<stem>.<first 16 hex digits of the SHA-256>.<ext>``: a name that changes with the bytes."""
     return f"{stem}.{hashlib.sha256(blob).hexdigest()[:NAME_HASH_CHARS]}{ext}"
-
-
-def shard_count(rows: int, rows_per_shard: int = SHARD_ROWS) -> int:
-    """How many shards hold ``rows`` rows.
-
-    Examples
-    --------
-    >>> shard_count(30522), shard_count(32), shard_count(33)
-    (954, 1, 2)
-    """
-    if rows < 1 or rows_per_shard < 1:
-        raise ValueError(f"rows and rows_per_shard must be >= 1, got {rows}, {rows_per_shard}")
-    return math.ceil(rows / rows_per_shard)
 
 
 def shards_for_ids(ids: Sequence[int], rows_per_shard: int = SHARD_ROWS) -> list[int]:
@@ -191,15 +151,8 @@ def shards_for_ids(ids: Sequence[int], rows_per_shard: int = SHARD_ROWS) -> list
 
 
 def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
-    """The tokenizer's JSON with padding and truncation off, compact (no indentation).
-
-    The Python side (``MiniLM.tokenize``) encodes with ``no_padding()`` and
-    ``no_truncation()``; the file as shipped truncates at 128 tokens.
-
-    Raises
-    ------
-    ValueError
-        If the bytes are not a JSON object with a ``model`` of type WordPiece.
+    """The tokenizer's JSON with padding and truncation off (as shipped, it truncates at 128
+    tokens), compact; ``ValueError`` unless it is an object with a WordPiece ``model``.
 
     Examples
     --------
@@ -222,69 +175,47 @@ def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _file_entry(path: str, blob: bytes) -> dict[str, Any]:
-    return {"path": path, "bytes": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
-
-
 def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[str, bytes]:
-    """Every file of the browser's model, by site path, the manifest included.
+    """Every file of the browser's model, by site path under :data:`EXPORT_DIR`.
 
-    Parameters
-    ----------
-    source : ModelSource
-    rows_per_shard : int
-        Rows of the word-embedding table per shard.
-
-    Returns
-    -------
-    dict of str to bytes
-        Site paths (under :data:`EXPORT_DIR`) to contents; :data:`MANIFEST_PATH` is the
-        manifest, whose paths are relative to its own folder.
-
-    Raises
-    ------
-    KeyError
-        If the weights lack an array the export needs (naming it).
-    ValueError
-        As :func:`float16_bytes`, :func:`browser_tokenizer_json`; or if the word table
-        is not ``(vocab_size, hidden)``.
+    :data:`MANIFEST_PATH` is the manifest, whose paths are relative to its own folder.
+    Raises ``KeyError`` naming an array the weights lack, ``ValueError`` as
+    :func:`float16_bytes` and :func:`browser_tokenizer_json` do, or if the word table is
+    not ``(vocab_size, hidden)``.
     """
-    weights = source.weights
-    config = dict(source.config)
+    weights, config = source.weights, dict(source.config)
+    files: dict[str, bytes] = {}
+
+    def add(name: str, blob: bytes) -> dict[str, Any]:
+        files[f"{EXPORT_DIR}/{name}"] = blob
+        return {"path": name, "bytes": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
 
     def get(name: str) -> npt.NDArray[Any]:
         if name not in weights:
             raise KeyError(f"the weights have no array {name!r}")
         return weights[name]
 
-    files: dict[str, bytes] = {}
-    groups: list[dict[str, Any]] = []
-    plan = [("embeddings", [(n, get(n)) for n in EMBEDDING_ARRAYS])]
+    plan: list[tuple[str, Sequence[str]]] = [("embeddings", EMBEDDING_ARRAYS)]
     for i in range(int(config["layers"])):
-        prefix = f"encoder.layer.{i}."
-        plan.append((f"layer-{i}", [(prefix + n, get(prefix + n)) for n in LAYER_ARRAYS]))
-    for stem, arrays in plan:
-        blob, tensors = pack_group(arrays)
-        name = hashed_name(stem, blob, ".bin")
-        files[f"{EXPORT_DIR}/{name}"] = blob
-        groups.append({"name": stem, **_file_entry(name, blob), "tensors": tensors})
+        plan.append((f"layer-{i}", [f"encoder.layer.{i}.{n}" for n in LAYER_ARRAYS]))
+    groups = []
+    for stem, names in plan:
+        blob, tensors = pack_group([(n, get(n)) for n in names])
+        groups.append(
+            {"name": stem, **add(hashed_name(stem, blob, ".bin"), blob), "tensors": tensors}
+        )
 
     table = get(WORD_EMBEDDINGS)
     vocab, hidden = int(config["vocab_size"]), int(config["hidden"])
     if table.shape != (vocab, hidden):
         raise ValueError(f"{WORD_EMBEDDINGS}: expected shape {(vocab, hidden)}, got {table.shape}")
     shards = []
-    for s in range(shard_count(vocab, rows_per_shard)):
-        rows = table[s * rows_per_shard : (s + 1) * rows_per_shard]  # (<= rows_per_shard, hidden)
+    for s, start in enumerate(range(0, vocab, rows_per_shard)):
+        rows = table[start : start + rows_per_shard]  # (<= rows_per_shard, hidden)
         blob = float16_bytes(rows, f"{WORD_EMBEDDINGS}[shard {s}]")
-        name = f"words/{hashed_name(f'{s:03d}', blob, '.bin')}"
-        files[f"{EXPORT_DIR}/{name}"] = blob
-        shards.append(_file_entry(name, blob))
+        shards.append(add(f"words/{hashed_name(f'{s:03d}', blob, '.bin')}", blob))
 
     tokenizer = browser_tokenizer_json(source.tokenizer_json)
-    tokenizer_name = hashed_name("tokenizer", tokenizer, ".json")
-    files[f"{EXPORT_DIR}/{tokenizer_name}"] = tokenizer
-
     manifest = {
         "format": FORMAT,
         "model": "sentence-transformers/all-MiniLM-L6-v2",
@@ -292,7 +223,7 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
         "dtype": "float16",
         "byte_order": "little",
         "config": config,
-        "tokenizer": _file_entry(tokenizer_name, tokenizer),
+        "tokenizer": add(hashed_name("tokenizer", tokenizer, ".json"), tokenizer),
         "groups": groups,
         "word_embeddings": {
             "name": WORD_EMBEDDINGS,
@@ -305,44 +236,6 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
     text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
     files[MANIFEST_PATH] = text.encode("utf-8") + b"\n"
     return files
-
-
-def manifest_sizes(manifest: Mapping[str, Any]) -> dict[str, int]:
-    """Bytes of each part named by a manifest: ``tokenizer``, ``encoder``, ``words``.
-
-    ``encoder`` is every group file (needed for any sentence); ``words`` the whole table.
-    """
-    return {
-        "tokenizer": int(manifest["tokenizer"]["bytes"]),
-        "encoder": sum(int(g["bytes"]) for g in manifest["groups"]),
-        "words": sum(int(s["bytes"]) for s in manifest["word_embeddings"]["shards"]),
-    }
-
-
-def read_group(
-    blob: bytes, entries: Sequence[Mapping[str, Any]]
-) -> dict[str, npt.NDArray[np.float16]]:
-    """The arrays of one group file, by name (the inverse of :func:`pack_group`).
-
-    Examples
-    --------
-    >>> blob, entries = pack_group([("a", [[1.5, 2.0]])])
-    >>> read_group(blob, entries)["a"].tolist()
-    [[1.5, 2.0]]
-    """
-    out = {}
-    for entry in entries:
-        shape = tuple(int(d) for d in entry["shape"])
-        count = math.prod(shape)
-        start = int(entry["offset"])
-        if start + 2 * count > len(blob):
-            raise ValueError(
-                f"{entry['name']}: needs bytes {start}..{start + 2 * count}, file has {len(blob)}"
-            )
-        out[str(entry["name"])] = np.frombuffer(
-            blob, dtype="<f2", count=count, offset=start
-        ).reshape(shape)
-    return out
 
 
 def model_source() -> ModelSource:
@@ -358,30 +251,19 @@ def model_source() -> ModelSource:
     )
 
 
-def _cache_suffix(site_path: str) -> str:
-    return "-" + site_path.removeprefix(EXPORT_DIR + "/").replace("/", "_")
-
-
 def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dict[str, Path]:
-    """The exported files by site path, each a file in ``cache`` (made on a miss).
+    """The exported files by site path, each a file in ``cache`` (exported on a miss).
 
     The key is the weights' hash, the tokenizer's bytes, this module's source and the
-    shard size: a new model or an edit here re-exports, and the store prunes the old copy.
-
-    Returns
-    -------
-    dict of str to Path
-        Site path to the cached file holding it (``tests/test_minilm_export.py`` checks
-        a hit, a miss and the pruning).
+    layout constants: a new model or an edit here exports again, and the store prunes the
+    old copy. A hit reads neither the model nor its 90 MB (the hash is the RECORD's).
     """
-    if source is None:  # a hit needs only the files' hashes, not the loaded model
+    if source is None:
         from attention_ref.minilm import model_dir
         from site_build.heatmap_data import installed_weights_sha256
 
-        folder = model_dir()
-        # Hashing 90 MB takes 0.1 s: the hash is read from the package's RECORD.
         weights_sha256 = installed_weights_sha256()
-        tokenizer_json = (folder / "tokenizer.json").read_bytes()
+        tokenizer_json = (model_dir() / "tokenizer.json").read_bytes()
     else:
         weights_sha256, tokenizer_json = source.weights_sha256, source.tokenizer_json
     key = content_key(
@@ -389,14 +271,19 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
         files=[Path(__file__)],
         data=[weights_sha256.encode("ascii"), tokenizer_json],
     )
+
+    def suffix(site_path: str) -> str:
+        return "-" + site_path.removeprefix(EXPORT_DIR + "/").replace("/", "_")
+
     index = cache.load(CACHE_NAME, key, ("-index.json",))
     if index is not None:
-        site_paths = json.loads(index["-index.json"])
-        paths = {p: cache.path(CACHE_NAME, key, _cache_suffix(p)) for p in site_paths}
+        paths = {
+            p: cache.path(CACHE_NAME, key, suffix(p)) for p in json.loads(index["-index.json"])
+        }
         if all(p.is_file() for p in paths.values()):
             return paths
     files = export_files(model_source() if source is None else source)
-    contents = {_cache_suffix(p): blob for p, blob in files.items()}
+    contents = {suffix(p): blob for p, blob in files.items()}
     contents["-index.json"] = json.dumps(sorted(files)).encode("utf-8")
     cache.store(CACHE_NAME, key, contents)
-    return {p: cache.path(CACHE_NAME, key, _cache_suffix(p)) for p in files}
+    return {p: cache.path(CACHE_NAME, key, suffix(p)) for p in files}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import math
 import mimetypes
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +53,27 @@ def _blob(files: dict[str, bytes], relative: str) -> bytes:
     return files[f"{ex.EXPORT_DIR}/{relative}"]
 
 
+def read_group(blob: bytes, entries: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The arrays of one group file by name, read as the widget reads them (the inverse of
+    ``ex.pack_group``); the test fails if an entry runs past the file's end."""
+    out = {}
+    for entry in entries:
+        shape, start = tuple(entry["shape"]), entry["offset"]
+        count = math.prod(shape)
+        assert start + 2 * count <= len(blob), f"{entry['name']} runs past the file's end"
+        out[entry["name"]] = np.frombuffer(blob, "<f2", count=count, offset=start).reshape(shape)
+    return out
+
+
+def manifest_sizes(manifest: dict[str, Any]) -> dict[str, int]:
+    """Bytes of the tokenizer, of every group file (needed for any sentence), of the table."""
+    return {
+        "tokenizer": int(manifest["tokenizer"]["bytes"]),
+        "encoder": sum(int(g["bytes"]) for g in manifest["groups"]),
+        "words": sum(int(s["bytes"]) for s in manifest["word_embeddings"]["shards"]),
+    }
+
+
 def _assert_float16_rounding(back: np.ndarray, exact: np.ndarray, name: str) -> None:
     """``back`` is ``exact`` rounded to float16: within half a float16 ulp of it."""
     exact64 = exact.astype(np.float64)
@@ -70,7 +92,7 @@ def test_group_weights_read_back_equal_the_model_to_float16_rounding(
     model = load_minilm()
     seen = set()
     for group in manifest["groups"]:
-        arrays = ex.read_group(_blob(files, group["path"]), group["tensors"])
+        arrays = read_group(_blob(files, group["path"]), group["tensors"])
         for name, back in arrays.items():
             exact = model.weights[name]
             assert back.shape == exact.shape, name
@@ -82,7 +104,7 @@ def test_group_weights_read_back_equal_the_model_to_float16_rounding(
     assert seen | {ex.WORD_EMBEDDINGS} == set(model.weights) - unused
     assert len(seen) == 4 + 6 * 16
     # and the layer arrays are those attention_ref uses (row convention = file's transpose)
-    layer0 = ex.read_group(
+    layer0 = read_group(
         _blob(files, manifest["groups"][1]["path"]), manifest["groups"][1]["tensors"]
     )
     np.testing.assert_allclose(
@@ -159,7 +181,7 @@ def test_budget_first_use_and_site_growth(
         ctype = mimetypes.guess_type(path)[0] or "application/octet-stream"
         return gz(blob) if ctype in COMPRESSED_TYPES else len(blob)
 
-    sizes = ex.manifest_sizes(manifest)
+    sizes = manifest_sizes(manifest)
     encoder_gz = sum(gz(_blob(files, g["path"])) for g in manifest["groups"])
     tokenizer_gz = gz(_blob(files, manifest["tokenizer"]["path"]))
     shards = manifest["word_embeddings"]["shards"]
