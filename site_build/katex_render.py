@@ -52,9 +52,8 @@ _ARITHMATEX = re.compile(
     re.DOTALL,
 )
 _ARITHMATEX_OPEN = re.compile(r'<(?:span|div) class="arithmatex">')
-# A notebook Markdown cell's opening tag, and any <div> or </div> inside it.
+# A notebook Markdown cell's opening tag.
 _NOTEBOOK_CELL = re.compile(r'<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>')
-_DIV_TAG = re.compile(r"<div\b[^>]*>|</div\s*>")
 _TAG = re.compile(r"<[^>]*>")
 _VERBATIM = re.compile(r"<(/?)(code|pre)\b", re.IGNORECASE)
 # $$...$$ (display) or $...$ (inline: no space inside either dollar, no digit after it).
@@ -71,66 +70,63 @@ class Formula:
     tex: str
     display: bool
 
+    def describe(self, where: Sequence[str] = ()) -> str:
+        """The formula as an error message shows it: mode, TeX, and the pages it is on."""
+        pages = f" on {', '.join(where)}" if where else ""
+        return f"{'display' if self.display else 'inline'} formula `{self.tex}`{pages}"
+
 
 class KatexError(ValueError):
     """KaTeX rejected formulas, or could not run; the message names each formula."""
 
 
-def _tex(escaped: str) -> str:
-    return html_lib.unescape(escaped).strip()
+def _formula(match: re.Match[str]) -> Formula:
+    """The formula of a match of :data:`_ARITHMATEX` or :data:`_DOLLARS` (same groups)."""
+    inline = match.group("inline")
+    tex = inline if inline is not None else match.group("block")
+    return Formula(html_lib.unescape(tex).strip(), display=inline is None)
 
 
-def _arithmatex_formula(match: re.Match[str]) -> Formula:
-    if match.group("inline") is not None:
-        return Formula(_tex(match.group("inline")), display=False)
-    return Formula(_tex(match.group("block")), display=True)
+def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple[int, int]]:
+    """(start, end) of the inside of every element whose start tag matches ``opening``.
 
+    Its end is the ``</tag>`` that closes it, counting the ``<tag>`` elements nested in it.
+    Raises :class:`KatexError` for an element that is never closed.
 
-def _dollar_formula(match: re.Match[str]) -> Formula:
-    if match.group("block") is not None:
-        return Formula(_tex(match.group("block")), display=True)
-    return Formula(_tex(match.group("inline")), display=False)
-
-
-def _notebook_cells(page: str) -> list[tuple[int, int]]:
-    """(start, end) of the inside of every notebook Markdown cell, in page order."""
+    Examples
+    --------
+    >>> page = '<p><span class="k"><span>a</span>b</span>c</p>'
+    >>> [page[s:e] for s, e in element_insides(page, re.compile('<span class="k">'), "span")]
+    ['<span>a</span>b']
+    """
+    tags = re.compile(rf"<{tag}\b[^>]*>|</{tag}\s*>")
     spans = []
-    for opening in _NOTEBOOK_CELL.finditer(page):
+    for start in opening.finditer(page):
         depth = 1
-        for tag in _DIV_TAG.finditer(page, opening.end()):
-            depth += -1 if tag.group().startswith("</") else 1
+        for found in tags.finditer(page, start.end()):
+            depth += -1 if found.group().startswith("</") else 1
             if depth == 0:
-                spans.append((opening.end(), tag.start()))
+                spans.append((start.end(), found.start()))
                 break
         else:
-            raise KatexError(f"notebook cell at character {opening.start()} has no closing </div>")
+            raise KatexError(f"<{tag}> at character {start.start()} has no closing </{tag}>")
     return spans
 
 
-def _edit_text(fragment: str, edit: Callable[[str], str]) -> str:
-    """Apply ``edit`` to every text run of ``fragment`` outside tags, <code> and <pre>."""
-    out = []
-    verbatim = 0
-    pos = 0
-    for tag in _TAG.finditer(fragment):
-        text = fragment[pos : tag.start()]
-        out.append(text if verbatim else edit(text))
-        out.append(tag.group())
-        code = _VERBATIM.match(tag.group())
-        if code:
-            verbatim = max(0, verbatim + (-1 if code.group(1) else 1))
-        pos = tag.end()
-    tail = fragment[pos:]
-    out.append(tail if verbatim else edit(tail))
-    return "".join(out)
-
-
 def _edit_notebook_cells(page: str, edit: Callable[[str], str]) -> str:
-    out = []
-    pos = 0
-    for start, end in _notebook_cells(page):
+    """Apply ``edit`` to every text run of the notebook cells outside tags, <code>, <pre>."""
+    out, pos = [], 0
+    for start, end in element_insides(page, _NOTEBOOK_CELL, "div"):
         out.append(page[pos:start])
-        out.append(_edit_text(page[start:end], edit))
+        verbatim = 0
+        for tag in _TAG.finditer(page, start, end):
+            text = page[start : tag.start()]
+            out += [text if verbatim else edit(text), tag.group()]
+            code = _VERBATIM.match(tag.group())
+            if code:
+                verbatim = max(0, verbatim + (-1 if code.group(1) else 1))
+            start = tag.end()
+        out.append(page[start:end] if verbatim else edit(page[start:end]))
         pos = end
     out.append(page[pos:])
     return "".join(out)
@@ -147,10 +143,10 @@ def collect(page: str) -> list[Formula]:
     >>> collect(cell)
     [Formula(tex='a', display=True), Formula(tex='c', display=False)]
     """
-    found = [_arithmatex_formula(m) for m in _ARITHMATEX.finditer(page)]
+    found = [_formula(m) for m in _ARITHMATEX.finditer(page)]
 
     def note(text: str) -> str:
-        found.extend(_dollar_formula(m) for m in _DOLLARS.finditer(text))
+        found.extend(_formula(m) for m in _DOLLARS.finditer(text))
         return text
 
     _edit_notebook_cells(page, note)
@@ -161,27 +157,20 @@ def substitute(page: str, rendered: Mapping[Formula, str]) -> str:
     """Replace every formula's markup in ``page`` with its HTML from ``rendered``.
 
     arithmatex's wrapper element stays (its TeX delimiters go); in notebook cells the
-    ``$``-delimited TeX is replaced. Everything else is left byte for byte.
-
-    Raises
-    ------
-    KatexError
-        If a formula is missing from ``rendered``, or an arithmatex element is not in the
-        form this module reads (it would reach the reader as raw TeX).
+    ``$``-delimited TeX is replaced; everything else is left byte for byte. Raises
+    :class:`KatexError` if a formula is missing from ``rendered``, or an arithmatex
+    element is not in the form this module reads (it would reach the reader as raw TeX).
     """
 
-    def html_of(formula: Formula) -> str:
-        try:
-            return rendered[formula]
-        except KeyError:
-            raise KatexError(f"formula not rendered: `{formula.tex}`") from None
+    def html_of(match: re.Match[str]) -> str:
+        formula = _formula(match)
+        if formula not in rendered:
+            raise KatexError(f"formula not rendered: `{formula.tex}`")
+        return rendered[formula]
 
     def arithmatex(match: re.Match[str]) -> str:
         tag = "span" if match.group("inline") is not None else "div"
-        return f'<{tag} class="arithmatex">{html_of(_arithmatex_formula(match))}</{tag}>'
-
-    def dollars(text: str) -> str:
-        return _DOLLARS.sub(lambda m: html_of(_dollar_formula(m)), text)
+        return f'<{tag} class="arithmatex">{html_of(match)}</{tag}>'
 
     expected = len(_ARITHMATEX_OPEN.findall(page))
     page, replaced = _ARITHMATEX.subn(arithmatex, page)
@@ -190,60 +179,16 @@ def substitute(page: str, rendered: Mapping[Formula, str]) -> str:
             f"{expected - replaced} arithmatex element(s) not in the form "
             '<span class="arithmatex">\\(...\\)</span> or <div class="arithmatex">\\[...\\]</div>'
         )
-    return _edit_notebook_cells(page, dollars)
-
-
-def cache_key(formula: Formula, katex_version: str, options: Mapping[str, object]) -> str:
-    """SHA-256 of everything that decides a formula's HTML.
-
-    Examples
-    --------
-    >>> a = cache_key(Formula("x", False), "0.19.1", KATEX_OPTIONS)
-    >>> a == cache_key(Formula("x", True), "0.19.1", KATEX_OPTIONS)
-    False
-    """
-    return content_key(meta=[formula.tex, formula.display, katex_version, dict(options)])
-
-
-def entry_name(formula: Formula) -> str:
-    """The cache entry's name: one per formula, whatever the KaTeX version or options.
-
-    Storing a formula's HTML under a new key (a KaTeX upgrade, new options) removes the
-    formula's older file (:class:`site_build.cache.ContentCache`).
-
-    Examples
-    --------
-    >>> entry_name(Formula("x", False)) == entry_name(Formula("x", False))
-    True
-    >>> entry_name(Formula("x", False)) == entry_name(Formula("x", True))
-    False
-    """
-    return "formula-" + content_key(meta=[formula.tex, formula.display])[:12]
-
-
-def describe(formula: Formula, where: Sequence[str] = ()) -> str:
-    """A formula as an error message shows it: mode, TeX, and the pages it is on."""
-    kind = "display" if formula.display else "inline"
-    pages = f" on {', '.join(where)}" if where else ""
-    return f"{kind} formula `{formula.tex}`{pages}"
+    return _edit_notebook_cells(page, lambda text: _DOLLARS.sub(html_of, text))
 
 
 class Renderer:
-    """KaTeX through ``node``, one process per call, with a cache of one file per formula.
+    """KaTeX through ``node`` (one process per call), with a cache of one file per formula.
 
-    Parameters
-    ----------
-    root : Path
-        The project root, holding ``node_modules/katex``.
-    cache_dir : Path
-        Where rendered formulas are kept (created when first needed).
-    node : str
-        The ``node`` executable.
-
-    Attributes
-    ----------
-    node_calls : int
-        How many times node was started: zero when every formula was cached.
+    ``root`` holds ``node_modules/katex``; ``cache_dir`` keeps the typeset formulas, one
+    entry per formula whose key holds the KaTeX version and :data:`KATEX_OPTIONS` (an
+    upgrade replaces the older file). ``node_calls`` counts the node runs: zero when every
+    formula was cached.
     """
 
     def __init__(self, root: Path, cache_dir: Path, node: str = "node") -> None:
@@ -252,46 +197,39 @@ class Renderer:
             raise KatexError(f"KaTeX is not installed ({package} is missing): run `make install`")
         self.katex_version = str(json.loads(package.read_text(encoding="utf-8"))["version"])
         self.root = root
-        self.cache_dir = cache_dir
         self._cache = ContentCache(cache_dir)
         self.node = node
         self.node_calls = 0
         self._memory: dict[Formula, str] = {}
 
-    def _key(self, formula: Formula) -> str:
-        return cache_key(formula, self.katex_version, KATEX_OPTIONS)
+    def _entry(self, formula: Formula) -> tuple[str, str]:
+        """The formula's cache entry: its name (one per formula) and its key."""
+        name = "formula-" + content_key(meta=[formula.tex, formula.display])[:12]
+        meta = [formula.tex, formula.display, self.katex_version, KATEX_OPTIONS]
+        return name, content_key(meta=meta)
 
     def render(
         self, formulas: Iterable[Formula], where: Mapping[Formula, Sequence[str]] | None = None
     ) -> dict[Formula, str]:
         """HTML of each formula, from memory, the cache, or one node run for the rest.
 
-        Parameters
-        ----------
-        formulas : iterable of Formula
-        where : mapping, optional
-            The pages each formula is on, named in error messages.
-
-        Raises
-        ------
-        KatexError
-            Naming every formula KaTeX rejected, with KaTeX's reason (and its page), or
-            saying why node could not run.
+        ``where`` gives the pages each formula is on, for the error: a
+        :class:`KatexError` names every formula KaTeX rejected with KaTeX's reason, or
+        says why node could not run.
         """
         wanted = list(dict.fromkeys(formulas))
         missing = []
         for formula in wanted:
-            if formula in self._memory:
-                continue
-            found = self._cache.load(entry_name(formula), self._key(formula), (".html",))
-            if found is not None:
-                self._memory[formula] = found[".html"].decode("utf-8")
-            else:
-                missing.append(formula)
+            if formula not in self._memory:
+                found = self._cache.load(*self._entry(formula), (".html",))
+                if found is None:
+                    missing.append(formula)
+                else:
+                    self._memory[formula] = found[".html"].decode("utf-8")
         if missing:
             results = self._run_node(missing)
             errors = [
-                f"{describe(f, (where or {}).get(f, ()))}: {r['error']}"
+                f"{f.describe((where or {}).get(f, ()))}: {r['error']}"
                 for f, r in zip(missing, results, strict=True)
                 if "error" in r
             ]
@@ -299,8 +237,7 @@ class Renderer:
                 raise KatexError("KaTeX rejected " + "; ".join(errors))
             for formula, result in zip(missing, results, strict=True):
                 self._memory[formula] = result["html"]
-                html = result["html"].encode("utf-8")
-                self._cache.store(entry_name(formula), self._key(formula), {".html": html})
+                self._cache.store(*self._entry(formula), {".html": result["html"].encode()})
         return {formula: self._memory[formula] for formula in wanted}
 
     def _run_node(self, formulas: list[Formula]) -> list[dict[str, str]]:
