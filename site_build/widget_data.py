@@ -1,11 +1,10 @@
 """What the query explorer widget reads: the worked example and its settings, as JSON.
 
-The explorer (``docs/javascripts/lib/explorer-widget.js``) never types a number of the lesson in
-itself: it starts from the worked example exported here, whose inputs are read from
-their one source, ``snippets/worked_example.py`` (:mod:`site_build.worked_example`), at
-every build, and whose scores, scaled scores, weights and output are computed by
-:mod:`attention_ref`. ``hooks/widget_data.py`` adds the JSON to the site as
-``assets/data/explorer.json``.
+The explorer (``docs/javascripts/lib/explorer-widget.js``) never types a number of the
+lesson in itself: it starts from the worked example exported here, whose inputs are read
+from their one source, ``snippets/worked_example.py`` (:mod:`site_build.worked_example`),
+at every build, and whose steps are computed by :mod:`attention_ref`.
+``hooks/widget_data.py`` adds the JSON to the site as :data:`EXPLORER_JSON_PATH`.
 
 Examples
 --------
@@ -23,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +37,8 @@ EXPLORER_JSON_PATH = "assets/data/explorer.json"
 PRECISION = {"q": 1, "scores": 2, "scaled": 3, "weights": 3, "output": 2, "entropy": 3}
 
 #: The query components' range and step (sliders and the drag plane).
-QUERY_CONTROLS = {"min": -3.0, "max": 3.0, "step": 0.1, "plane_pair": [0, 2]}
+LOW, HIGH = -3.0, 3.0
+QUERY_CONTROLS = {"min": LOW, "max": HIGH, "step": 0.1, "plane_pair": [0, 2]}
 
 #: The explorer's challenges: the key to make win (k3, counted from 0 here), the value
 #: to approach (v2) and how near counts as close, and how much to stretch the query.
@@ -63,26 +63,12 @@ def worked_example(
     keys: Sequence[Sequence[float]] | None = None,
     values: Sequence[Sequence[float]] | None = None,
 ) -> dict[str, Any]:
-    """Inputs and every intermediate step of one query's attention, from attention_ref.
+    """Inputs and every step of one query's attention (q (d_k,), keys (n_k, d_k), values
+    (n_k, d_v), by default the lesson's, read now), from attention_ref.
 
-    Parameters
-    ----------
-    q : sequence of float, shape (d_k,)
-        The query. By default, the lesson's worked example (its inputs as
-        :func:`site_build.worked_example.read` finds them, read now).
-    keys : sequence of sequences, shape (n_k, d_k)
-    values : sequence of sequences, shape (n_k, d_v)
-
-    Returns
-    -------
-    dict
-        ``q``, ``keys``, ``values``, ``d_k``, ``scale`` (``1/sqrt(d_k)``) and the steps
-        ``scores`` (n_k,), ``scaled`` (n_k,), ``weights`` (n_k,), ``output`` (d_v,).
-
-    Raises
-    ------
-    ValueError
-        If ``q`` is not one vector, or the shapes disagree (attention_ref names which).
+    Returns ``q``, ``keys``, ``values``, ``d_k``, ``scale`` (``1/sqrt(d_k)``) and the steps
+    ``scores`` (n_k,), ``scaled`` (n_k,), ``weights`` (n_k,), ``output`` (d_v,). A ``q``
+    that is not one vector, or shapes that disagree, raise ``ValueError`` naming them.
 
     Examples
     --------
@@ -117,26 +103,20 @@ def worked_example(
     }
 
 
-def challenge_data(
-    lo: float | None = None, hi: float | None = None, example: WorkedExample | None = None
-) -> dict[str, Any]:
-    """The explorer's challenges, with the numbers their explanations rest on, from attention_ref.
+def challenge_data(example: WorkedExample) -> dict[str, Any]:
+    """The explorer's challenges, with the numbers their explanations rest on.
 
-    - ``win``: the key the reader must make win.
-    - ``near``: the value to approach, how near counts as close, and the closest the
-      query controls can get (at the corner that maximises that value's score and
-      minimises the others'): its weights stay positive, so the distance does too.
-    - ``double``: the query to stretch, the factor, and attention_ref's weights before
-      and after.
-
-    ``lo`` and ``hi`` are the query controls' range (default: :data:`QUERY_CONTROLS`);
-    ``example`` the query, keys and values (default: the lesson's, read now).
+    ``win``: the key the reader must make win. ``near``: the value to approach, how near
+    counts, and the closest the query controls (:data:`QUERY_CONTROLS`) can get, at the
+    corner that maximises that value's score and minimises the others' (its weights stay
+    positive, so the distance does too). ``double``: the query to stretch, the factor,
+    and the weights before and after.
 
     Examples
     --------
     >>> made_up = WorkedExample(q=[1, 0], keys=[[1, 0], [0, 1], [1, 1]],
     ...                         values=[[4, 0], [0, 4], [2, 2]])
-    >>> ch = challenge_data(example=made_up)
+    >>> ch = challenge_data(made_up)
     >>> ch["near"]["closest"]["q"]  # k2 minus the mean of the other keys: [-1, 0.5]
     [-3.0, 3.0]
     >>> round(ch["near"]["closest"]["distance"], 3), ch["near"]["closest"]["distance"] > 0
@@ -144,15 +124,12 @@ def challenge_data(
     >>> [round(w, 3) for w in ch["double"]["weights"]]
     [0.446, 0.108, 0.446]
     """
-    lo = float(cast(float, QUERY_CONTROLS["min"])) if lo is None else lo
-    hi = float(cast(float, QUERY_CONTROLS["max"])) if hi is None else hi
-    example = read() if example is None else example
     keys = np.asarray(example.keys, dtype=np.float64)
     values = np.asarray(example.values, dtype=np.float64)
     # Each component at the end of its range that raises the target key's score more
     # than the others': the sign of (k_target - mean of the other keys).
     others = np.delete(keys, NEAR_VALUE, axis=0).mean(axis=0)
-    corner = np.where(keys[NEAR_VALUE] - others >= 0, hi, lo)
+    corner = np.where(keys[NEAR_VALUE] - others >= 0, HIGH, LOW)
     closest_out = attention_ref.scaled_dot_product_attention(corner, keys, values)
     base = np.asarray(example.q, dtype=np.float64)
     return {
@@ -188,11 +165,8 @@ def dk_choices(lowest: int = 1, highest: int = 1024) -> list[int]:
     ...
     ValueError: d_k stops must be powers of two with 1 <= lowest <= highest, got 1 and 1000
     """
-
-    def power_of_two(n: int) -> bool:
-        return isinstance(n, int) and n >= 1 and n & (n - 1) == 0
-
-    if not (power_of_two(lowest) and power_of_two(highest) and lowest <= highest):
+    powers = all(isinstance(n, int) and n >= 1 and n & (n - 1) == 0 for n in (lowest, highest))
+    if not powers or lowest > highest:
         raise ValueError(
             "d_k stops must be powers of two with 1 <= lowest <= highest, "
             f"got {lowest!r} and {highest!r}"
@@ -203,9 +177,9 @@ def dk_choices(lowest: int = 1, highest: int = 1024) -> list[int]:
 def explorer_data() -> dict[str, Any]:
     """Everything the explorer reads: the worked example, control ranges, d_k settings.
 
-    The random q and keys of the d_k experiment are drawn in the browser from the
-    seeded generator specified in ``docs/javascripts/lib/attention-math.js``
-    (mulberry32 and Box–Muller); only the seed and sizes are exported.
+    The random q and keys of the d_k experiment are drawn in the browser from the seeded
+    generator of ``docs/javascripts/lib/attention-math.js`` (mulberry32 and Box–Muller);
+    only the seed and sizes are exported.
     """
     choices = dk_choices(1, 1024)
     if DK_DEFAULT not in choices:
@@ -215,7 +189,7 @@ def explorer_data() -> dict[str, Any]:
         "schema": 1,
         "worked_example": worked_example(lesson.q, lesson.keys, lesson.values),
         "query_controls": dict(QUERY_CONTROLS),
-        "challenges": challenge_data(example=lesson),
+        "challenges": challenge_data(lesson),
         "dk_slider": {
             "d_k": choices,
             "default_d_k": DK_DEFAULT,
@@ -232,8 +206,6 @@ def explorer_json() -> str:
 
     Examples
     --------
-    >>> explorer_json() == explorer_json()
-    True
     >>> json.loads(explorer_json())["schema"]
     1
     """
