@@ -1,11 +1,10 @@
 """The role of every head of the real model, as the site ships it.
 
-The site's real-model record (:func:`site_build.heatmap_data.model_record`, computed by
-``attention_ref.minilm``) holds the attention of all-MiniLM-L6-v2 (6 layers x 12 heads)
-for two sentences; each head's role is :func:`attention_ref.head_roles.head_role` of its
-weights (the roles, their names and the rule are defined there, once).
-``hooks/heatmap_data.py`` ships the result as ``assets/data/head_roles.json``
-(:data:`HEAD_ROLES_JSON_PATH`), for the heads widget and the figure's caption.
+Each head of the site's record (:func:`site_build.heatmap_data.model_record`, all
+6 x 12 heads of all-MiniLM-L6-v2 on two sentences) gets the role
+:func:`attention_ref.head_roles.head_role` gives its weights (the roles, their names and
+the rule are defined there, once); ``hooks/heatmap_data.py`` ships the result as
+:data:`HEAD_ROLES_JSON_PATH` for the heads widget and the figure's caption.
 """
 
 from __future__ import annotations
@@ -19,14 +18,7 @@ import numpy as np
 from attention_ref.head_roles import ABOUT, ROLES, THRESHOLD, head_role
 from site_build.heatmap_data import model_record
 
-__all__ = [
-    "HEAD_ROLES_JSON_PATH",
-    "ROLES",
-    "THRESHOLD",
-    "head_roles_json",
-    "record_roles",
-    "role_counts",
-]
+__all__ = ["HEAD_ROLES_JSON_PATH", "ROLES", "head_roles_json", "record_roles", "role_counts"]
 
 #: Where the site serves the roles.
 HEAD_ROLES_JSON_PATH = "assets/data/head_roles.json"
@@ -35,23 +27,13 @@ HEAD_ROLES_JSON_PATH = "assets/data/head_roles.json"
 def record_roles(record: Mapping[str, Any], threshold: float = THRESHOLD) -> dict[str, Any]:
     """The roles of every head of every sentence of a heatmap record (the site's file).
 
-    Parameters
-    ----------
-    record : mapping
-        As ``data/it_attention.json``: ``scale``, and ``sentences`` with ``id``,
-        ``tokens`` and ``attention[layer][head][query][key]`` in units of ``1/scale``.
-    threshold : float
-        See :func:`classify`.
-
-    Returns
-    -------
-    dict
-        ``about``, ``threshold``, ``roles`` and ``sentences``: for each sentence id, a
-        list over layers of a list over heads of ``{"role", "share"}`` (counted from 0).
+    ``record`` is as ``data/it_attention.json`` (``scale``, and ``sentences`` with ``id``,
+    ``tokens`` and ``attention[layer][head][query][key]`` in units of ``1/scale``). Returns
+    ``about``, ``threshold``, ``roles`` and ``sentences``: for each sentence id, a list
+    over layers of a list over heads of ``{"role", "share"}`` (counted from 0).
 
     Examples
     --------
-    >>> from site_build.head_roles import record_roles
     >>> record = {"scale": 10, "sentences": [{"id": "s", "tokens": ["[CLS]", "a"],
     ...     "attention": [[[[10, 0], [10, 0]], [[5, 5], [0, 10]]]]}]}
     >>> record_roles(record)["sentences"]
@@ -75,7 +57,6 @@ def role_counts(layers: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, int]
 
     Examples
     --------
-    >>> from site_build.head_roles import role_counts
     >>> role_counts([[{"role": "self"}, {"role": "mixed"}], [{"role": "self"}]])
     {'special': 0, 'previous': 0, 'self': 2, 'next': 0, 'mixed': 1}
     """

@@ -1,16 +1,12 @@
 """The heatmap's data: the real model's attention, computed by ``attention_ref``.
 
 The build runs all-MiniLM-L6-v2 on the lesson's two sentences with
-:mod:`attention_ref.minilm` (the functions the lessons teach, in numpy) and ships the
-weights as ``assets/data/it_attention.json`` (:func:`heatmap_json`, through
-``hooks/heatmap_data.py``); the head roles and the heads figure are computed from the
-same record (:func:`model_record`). The record is cached in ``.cache/model-data/``, keyed
-by the weights' SHA-256, the sentences and the code (:mod:`site_build.cache`).
-
-``data/it_attention.json`` stays in the repository as the oracle: transformers' own
-attention weights, written by ``scripts/model_attention.py`` with their provenance. The
-tests compare the build's record with it (within 1e-4), and :func:`read_record` checks
-its shape.
+:mod:`attention_ref.minilm` and ships the weights as ``assets/data/it_attention.json``
+(:func:`heatmap_json`); the head roles and the heads figure read the same record
+(:func:`model_record`), cached in ``.cache/model-data/`` by the weights' SHA-256, the
+sentences and the code. ``data/it_attention.json`` stays in the repository as the oracle,
+transformers' own attention weights with their provenance (``scripts/model_attention.py``):
+the tests compare the build's record with it.
 
 Examples
 --------
@@ -59,10 +55,9 @@ REQUIRED = ("model", "layers", "heads", "versions", "weights_sha256", "scale", "
 
 
 def check_record(record: Any) -> None:
-    """Raise ``ValueError`` naming the first thing wrong with a heatmap record.
-
-    Checks the provenance keys, and that every sentence has ``layers x heads`` square
-    matrices of non-negative integers as wide as its token list.
+    """Raise ``ValueError`` naming the first thing wrong with a heatmap record: a missing
+    provenance key, or a sentence without ``layers x heads`` square matrices of
+    non-negative integers as wide as its token list.
 
     Examples
     --------
@@ -98,29 +93,19 @@ def check_record(record: Any) -> None:
 
 
 def read_record(path: Path = DATA_FILE) -> dict[str, Any]:
-    """A heatmap record read from a file (by default the committed oracle), checked.
-
-    Raises
-    ------
-    ValueError
-        If the file is not JSON, or :func:`check_record` refuses it.
-    """
-    text = path.read_text(encoding="utf-8")
+    """A heatmap record read from a file (by default the committed oracle), checked."""
     try:
-        record = json.loads(text)
+        record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
         raise ValueError(f"heatmap data: {path.name} is not valid JSON: {err}") from err
     check_record(record)
-    result: dict[str, Any] = record
-    return result
+    return record
 
 
 def installed_weights_sha256() -> str:
-    """The hex SHA-256 of the installed ``model.safetensors``, from the package's RECORD.
-
-    The installer wrote every file's hash into the distribution's ``RECORD``; reading it
-    there keys the cache by the weights without reading their 90 MB on every build. The
-    record itself carries the hash of the file as read (:attr:`MiniLM.weights_sha256`).
+    """The hex SHA-256 of the installed ``model.safetensors``, from the package's RECORD,
+    where the installer wrote it: the caches are keyed by the weights without reading
+    their 90 MB on every build.
 
     Examples
     --------
@@ -191,29 +176,21 @@ def compute_record() -> dict[str, Any]:
 
 @functools.cache
 def _cached_record(key: str, cache_dir: Path) -> str:
-    cache = ContentCache(cache_dir)
-    found = cache.load("it_attention", key, (".json",))
-    if found is not None:
-        return found[".json"].decode("utf-8")
-    text = json.dumps(compute_record(), ensure_ascii=False, separators=(",", ":")) + "\n"
-    cache.store("it_attention", key, {".json": text.encode("utf-8")})
-    return text
+    def make() -> dict[str, bytes]:
+        text = json.dumps(compute_record(), ensure_ascii=False, separators=(",", ":"))
+        return {".json": (text + "\n").encode("utf-8")}
+
+    return ContentCache(cache_dir).get("it_attention", key, [".json"], make)[".json"].decode()
 
 
-def model_record(cache_dir: Path | None = None) -> dict[str, Any]:
-    """The site's record, from the cache or computed (:func:`compute_record`), checked.
-
-    Parameters
-    ----------
-    cache_dir : Path, optional
-        Defaults to :data:`CACHE_DIR`.
-    """
-    record: dict[str, Any] = json.loads(heatmap_json(cache_dir))
+def model_record() -> dict[str, Any]:
+    """The site's record, from the cache or computed (:func:`compute_record`), checked."""
+    record: dict[str, Any] = json.loads(heatmap_json())
     return record
 
 
-def heatmap_json(cache_dir: Path | None = None) -> str:
+def heatmap_json(cache_dir: Path = CACHE_DIR) -> str:
     """The text of the site's ``assets/data/it_attention.json``: the record, compact, checked."""
-    text = _cached_record(record_key(), cache_dir or CACHE_DIR)
+    text = _cached_record(record_key(), cache_dir)
     check_record(json.loads(text))
     return text
