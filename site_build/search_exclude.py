@@ -1,31 +1,19 @@
 """Keep code, printed output and widget stand-in text out of the search index.
 
-Material's search fetches the whole ``search_index.json`` on every page, so every
-lesson added to the course makes every page's first load heavier. Code blocks and
-their ``Output`` blocks are most of that weight, and a reader searching the course
-looks for ideas, not for ``print(`` or a column of digits; the text a widget shows
-until its JavaScript runs ("The query explorer needs JavaScript...") is not worth
-finding either. Material leaves out of its index every element that carries a
-``data-search-exclude`` attribute, and removes the attribute from the page once the
-page is indexed, so the HTML the reader gets is unchanged.
+Material's search fetches the whole ``search_index.json`` on every page, and code blocks
+and their ``Output`` blocks are most of its weight, while a reader searches for ideas, not
+for ``print(``; the text a widget shows until its JavaScript runs is not worth finding
+either. Material leaves out of its index every element with a ``data-search-exclude``
+attribute, and strips the attribute once the page is indexed (the reader's HTML is
+unchanged). :func:`mark` adds it to code blocks (``<div class="highlight">``, any other
+``<pre>``, the copy of a notebook cell's code kept for its copy button) and to widget
+containers (:data:`WIDGET_ATTRIBUTES`), except a container holding headings: that is a
+section of the page (the practice section) whose prose stays, while its parts go.
 
-:func:`mark` adds that attribute to the start tags of:
-
-* code blocks, ``<div class="highlight">`` (a fence, its title such as ``Output``, its
-  ``<pre>``), any other ``<pre>`` (a notebook's cells and outputs) and the copy of a
-  notebook cell's code kept for its copy button;
-* widget containers, the elements with one of :data:`WIDGET_ATTRIBUTES` (the text
-  inside is a stand-in until the widget is built). A container that holds headings is
-  a section of the page with the widget's parts in it (the practice section, whose
-  steps are ``data-step`` boxes): its prose stays in the index, its parts do not.
-
-Material's index parser compares elements by tag name only: inside an excluded
-``<div>``, the end of a nested ``<div>`` would end the exclusion. An element that holds
-another of its own tag is therefore not marked itself; its children are, one level
-down, until none holds its own tag.
-
-``hooks/search_exclude.py`` calls :func:`mark` on every page's HTML before the search
-plugin indexes it.
+Material's index parser compares elements by tag name only: inside an excluded ``<div>``,
+the end of a nested ``<div>`` would end the exclusion. An element that holds another of
+its own tag is therefore not marked itself; its children are, one level down, until none
+holds its own tag.
 
 Examples
 --------
@@ -42,12 +30,10 @@ import re
 from dataclasses import dataclass, field
 from html import unescape
 
-#: The attribute Material's search honours, and the value that says why (Material
-#: strips ``data-search-*="..."`` from the page after indexing it, value required).
+#: The attribute Material's search honours; its value says why (Material's strip needs one).
 ATTRIBUTE = "data-search-exclude"
 
-#: Attributes that make an element a widget container (see CONTRIBUTING.md, "Add a
-#: widget"): its content is a stand-in until JavaScript builds the widget.
+#: Attributes of a widget container, whose content is a stand-in until JavaScript runs.
 WIDGET_ATTRIBUTES = frozenset({"data-widget", "data-step"})
 
 #: Tags that make a widget container a section of the page's prose.
@@ -117,10 +103,9 @@ def _attributes(text: str) -> dict[str, str | None]:
 def _tree(html: str) -> _Element:
     """The elements of ``html``, nested as an HTML parser nests them (tags only).
 
-    Start and end tags are found with one regular expression (the pure-Python parser of
-    the standard library took 0.1 s per lesson page, on every rebuild); an end tag
-    closes the elements up to its own, a stray one is ignored, void and self-closing
-    elements hold nothing, and comments and the content of ``script`` and ``style`` are
+    One regular expression finds the tags (the standard library's parser took 0.1 s a
+    lesson page): an end tag closes the elements up to its own, a stray one is ignored,
+    void and self-closing elements hold nothing, comments, ``script`` and ``style`` are
     skipped.
     """
     root = _Element("#root", "", 0)
@@ -165,23 +150,8 @@ def _targets(el: _Element, reason: str | None = None) -> list[tuple[int, str]]:
 
 
 def mark(html: str) -> str:
-    """``html`` with ``data-search-exclude`` on its code blocks and widget containers.
-
-    Parameters
-    ----------
-    html : str
-        A page's content, as MkDocs hands it to ``on_page_content``.
-
-    Returns
-    -------
-    str
-        The same HTML with `` data-search-exclude="code"`` (or ``"widget"``) written
-        after the tag name of each element to leave out; nothing else changes.
-
-    Raises
-    ------
-    TypeError
-        If ``html`` is not a string.
+    """A page's content with `` data-search-exclude="code"`` (or ``"widget"``) written
+    after the tag name of each element to leave out; nothing else changes.
 
     Examples
     --------
