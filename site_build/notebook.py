@@ -1,17 +1,12 @@
-"""Notebook helpers for the build: the ``.ipynb`` download and the execution cache key.
+"""Notebook helpers for the build: the ``.ipynb`` download, the page, the cache key.
 
 The notebook sources are jupytext percent ``.py`` files (clean diffs, no outputs
-committed). ``hooks/notebook.py`` wires these pure functions into MkDocs:
-
-* :func:`to_ipynb` turns a source into the ``.ipynb`` a reader downloads from the
-  notebook's page (no outputs, stable cell ids, so two builds give the same bytes);
-* :func:`polish_page` replaces the random cell ids that jupytext gives a ``.py``
-  notebook on every read (so the page is the same from build to build) and makes
-  the code cells, which scroll sideways on narrow screens, reachable by keyboard;
-* :func:`environment_key` names the mkdocs-jupyter cache folder. That plugin keys
-  its cache on the notebook's bytes only, so an edit to ``attention_ref`` would be
-  served from a stale cache; putting the cache in a folder named after the sources
-  the notebook imports (and the library versions) makes such an edit a cache miss.
+committed); ``hooks/notebook.py`` wires these functions in. :func:`to_ipynb` makes the
+``.ipynb`` a reader downloads; :func:`polish_page` gives the page the same cell ids at
+every build and makes its code cells reachable by keyboard; :func:`environment_key`
+names mkdocs-jupyter's cache folder after the sources the notebook imports and the
+library versions (the plugin keys its cache on the notebook's bytes only, so an edit to
+``attention_ref`` would be served from a stale cache).
 
 Examples
 --------
@@ -32,24 +27,9 @@ from site_build.cache import content_key
 
 
 def to_ipynb(source: str) -> str:
-    """Convert a jupytext percent ``.py`` notebook to ``.ipynb`` JSON text.
-
-    Parameters
-    ----------
-    source : str
-        The text of the percent-format notebook.
-
-    Returns
-    -------
-    str
-        nbformat 4 JSON with no outputs, cell ids ``cell-0``, ``cell-1``... and
-        without jupytext's pairing metadata (the download is a plain notebook).
-
-    Raises
-    ------
-    ValueError
-        If ``source`` holds no cell at all.
-    """
+    """A jupytext percent ``.py`` notebook as ``.ipynb`` JSON text: nbformat 4, no outputs,
+    cell ids ``cell-0``, ``cell-1``... and no jupytext metadata (a plain notebook, the same
+    bytes at every build). ``ValueError`` if ``source`` holds no cell at all."""
     nb = jupytext.reads(source, fmt="py:percent")
     if not nb.cells:
         raise ValueError("the notebook source holds no cell")
@@ -61,19 +41,8 @@ def to_ipynb(source: str) -> str:
 
 
 def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str:
-    """SHA-256 of the bytes of ``sources`` (in the given order) and of ``versions``.
-
-    Parameters
-    ----------
-    sources : iterable of Path
-        Files the notebook's results depend on (e.g. ``attention_ref/*.py``).
-    versions : mapping of str to str
-        Library versions, e.g. ``{"numpy": "2.4.6"}``.
-
-    Returns
-    -------
-    str
-        64 hexadecimal digits.
+    """SHA-256 of the bytes of ``sources`` (files the notebook's results depend on, in the
+    given order) and of ``versions`` (library versions, e.g. ``{"numpy": "2.4.6"}``).
 
     Examples
     --------

@@ -1,21 +1,15 @@
 """Slim a notebook page as mkdocs-jupyter writes it, without changing how it looks.
 
-nbconvert's template inlines all of JupyterLab's CSS into the page (about 570 KB, with a
-thousand custom properties that every element of the notebook inherits), a MathJax
-configuration that nothing loads (the site typesets math at build time), and a mermaid
-loader that fetches mermaid from a CDN when the page has a mermaid diagram.
-:func:`slim` keeps what the page uses:
-
-- the JupyterLab stylesheets are pruned to the rules and custom properties that can
-  apply to the page's own markup (:func:`site_build.css_prune.prune`), and marked
-  ``data-pruned`` (a browser test puts the originals back and compares);
-- the MathJax configuration is dropped;
-- the mermaid loader and its styles are dropped when the page has no mermaid diagram
-  (with one, the page is left as it is, and the CDN request would show in the tests).
-
-:func:`extract_images` moves the notebook's output images (inlined as base64 data) into
-files of their own, loaded lazily, with their size in the tag so that nothing moves
-when they arrive: the page the reader waits for gets smaller by their weight.
+nbconvert's template inlines all of JupyterLab's CSS (about 570 KB, with a thousand custom
+properties that every element of the notebook inherits), a MathJax configuration that
+nothing loads (the site typesets math at build time), and a mermaid loader that fetches
+mermaid from a CDN. :func:`slim` prunes the JupyterLab stylesheets to what the page's own
+markup can use (:func:`site_build.css_prune.prune`, marked ``data-pruned``: a browser test
+puts the originals back and compares), drops the MathJax configuration, and drops the
+mermaid loader and styles when the page has no mermaid diagram (with one, they stay, and
+the CDN request would show in the tests). :func:`extract_images` moves the output images
+(inlined as base64) into files of their own, loaded lazily, with their size in the tag so
+that nothing moves when they arrive.
 """
 
 from __future__ import annotations
@@ -40,20 +34,6 @@ MERMAID_MARKUP = ("jp-Mermaid", "language-mermaid", 'class="mermaid')
 _SLIM_CODE = (Path(__file__), Path(css_prune.__file__))
 
 
-def has_mermaid(html: str) -> bool:
-    """Whether the page's markup (not its scripts or styles) holds a mermaid diagram.
-
-    Examples
-    --------
-    >>> has_mermaid('<style>.jp-Mermaid{}</style><div class="jp-Mermaid"></div>')
-    True
-    >>> has_mermaid('<style>.jp-Mermaid{}</style><script>mermaid</script><p>x</p>')
-    False
-    """
-    markup = _SCRIPT.sub("", _STYLE.sub("", html))
-    return any(mark in markup for mark in MERMAID_MARKUP)
-
-
 def slim(html: str) -> str:
     """The notebook page ``html`` with the styles and scripts it does not use removed.
 
@@ -70,9 +50,11 @@ def slim(html: str) -> str:
     <div class="jupyter-wrapper">
     <div class="jp-X">x</div>
     </div>
+    >>> slim('<div class="jp-Mermaid">a</div><script>mermaid</script>').endswith("</script>")
+    True
     """
     markup = _SCRIPT.sub("", _STYLE.sub("", html))
-    mermaid = has_mermaid(html)
+    mermaid = any(mark in markup for mark in MERMAID_MARKUP)
 
     def script(m: re.Match[str]) -> str:
         attrs, body = m.group(1), m.group(2)
@@ -103,10 +85,8 @@ _PX_PER = {b"px": 1.0, b"pt": 4 / 3, b"in": 96.0, b"cm": 96 / 2.54, b"mm": 96 / 
 
 
 def image_size(data: bytes, kind: str) -> tuple[float, float] | None:
-    """Width and height of a PNG (from its header) or an SVG, in CSS px.
-
-    An SVG's size is its root element's width and height (matplotlib writes them in pt),
-    else its viewBox.
+    """Width and height of a PNG (from its header) or an SVG (its root element's width and
+    height, which matplotlib writes in pt, else its viewBox), in CSS px.
 
     Examples
     --------
@@ -140,9 +120,8 @@ def image_size(data: bytes, kind: str) -> tuple[float, float] | None:
 def extract_images(html: str) -> tuple[str, dict[str, bytes]]:
     """Move base64 images into files: the page with file names, and the files' contents.
 
-    Each image is named by a hash of its bytes (the same image, the same name, build
-    after build), gets ``loading="lazy"`` and ``decoding="async"``, and its width and
-    height when they can be read, so the browser keeps its place before it loads.
+    Each image is named by a hash of its bytes, and gets ``loading="lazy"``,
+    ``decoding="async"`` and, when they can be read, its width and height.
 
     Examples
     --------
@@ -178,9 +157,8 @@ def extract_images(html: str) -> tuple[str, dict[str, bytes]]:
 def slim_page(html: str, cache_dir: Path) -> tuple[str, dict[str, bytes]]:
     """:func:`extract_images` of :func:`slim`, kept in the build's content-hash cache.
 
-    The key is the page and the code that slims it (this module and
-    :mod:`site_build.css_prune`), so an unchanged notebook page costs one read on the
-    next build instead of pruning JupyterLab's stylesheet again.
+    Keyed by the page and the code that slims it (this module and
+    :mod:`site_build.css_prune`): an unchanged notebook page costs one read.
 
     Examples
     --------
@@ -193,17 +171,13 @@ def slim_page(html: str, cache_dir: Path) -> tuple[str, dict[str, bytes]]:
     >>> slim_page(page, folder) == first
     True
     """
-    cache = ContentCache(cache_dir)
+
+    def make() -> dict[str, bytes]:
+        slim_html, images = extract_images(slim(html))
+        encoded = {name: base64.b64encode(data).decode() for name, data in images.items()}
+        return {".html": slim_html.encode(), ".images.json": json.dumps(encoded).encode()}
+
     key = content_key(files=_SLIM_CODE, data=[html.encode()])
-    hit = cache.load("notebook-page", key, (".html", ".images.json"))
-    if hit is not None:
-        images = json.loads(hit[".images.json"])
-        return hit[".html"].decode(), {name: base64.b64decode(b) for name, b in images.items()}
-    slim_html, images = extract_images(slim(html))
-    encoded = {name: base64.b64encode(data).decode() for name, data in images.items()}
-    cache.store(
-        "notebook-page",
-        key,
-        {".html": slim_html.encode(), ".images.json": json.dumps(encoded).encode()},
-    )
-    return slim_html, images
+    found = ContentCache(cache_dir).get("notebook-page", key, [".html", ".images.json"], make)
+    images = json.loads(found[".images.json"])
+    return found[".html"].decode(), {name: base64.b64decode(b) for name, b in images.items()}
