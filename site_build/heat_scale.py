@@ -1,20 +1,13 @@
 """The colour scale of every attention heatmap of the site, defined once.
 
 A weight ``w`` in [0, 1] is drawn as the CSS colour ``hsl(hue saturation% L%)`` with
-``L = zero + (one - zero) * sqrt(w)``: darker for more weight in the light palette,
-lighter in the dark one. The square root spreads the many small weights so that they
-stay apart. :data:`HEAT` holds the two palettes' ends; its users are
-
-- the figures (``site_build/heads_figure.py``), which colour their pixels with
-  :meth:`HeatScale.rgb`;
-- the widgets, through the stylesheet: :func:`css` writes the scale as custom
-  properties (``--heat-hue``, ``--heat-sat``, ``--heat-zero``, ``--heat-one``), which
-  ``site_build/stylesheets.py`` puts first in the site's stylesheet. The heatmap's cells
-  take their colour from them in CSS, the heads widget reads them before it paints its
-  canvases (``docs/javascripts/lib/heatmap-math.js``: ``scaleOf``, ``lightness``).
-
-A browser test (``tests/browser/test_heat_scale.py``) holds the two to the same colour
-for the same weight, in each palette.
+``L = zero + (one - zero) * sqrt(w)``: darker for more weight in the light palette, lighter
+in the dark one; the square root spreads the many small weights apart. :data:`HEAT` holds
+the two palettes' ends. The figures colour their pixels with :meth:`HeatScale.rgb`; the
+widgets read the scale from the stylesheet, where :func:`css` writes it as custom
+properties (``--heat-hue``, ``--heat-sat``, ``--heat-zero``, ``--heat-one``; read by
+``docs/javascripts/lib/heatmap-math.js``). ``tests/browser/test_heat_scale.py`` holds the
+two to the same colour for the same weight, in each palette.
 
 Examples
 --------
@@ -33,17 +26,8 @@ from numpy.typing import ArrayLike, NDArray
 
 @dataclass(frozen=True)
 class HeatScale:
-    """One palette's heat scale.
-
-    Attributes
-    ----------
-    hue : float
-        Degrees, 0 to 360.
-    saturation : float
-        Percent, 0 to 100.
-    zero, one : float
-        Lightness in percent of a weight of 0 and of a weight of 1.
-    """
+    """One palette's heat scale: ``hue`` in degrees, ``saturation`` in percent, and the
+    lightness in percent of a weight of 0 (``zero``) and of 1 (``one``)."""
 
     hue: float
     saturation: float
@@ -84,8 +68,7 @@ class HeatScale:
         channels = []
         for n in (0, 8, 4):  # red, green, blue (CSS Color 4, "HSL to RGB")
             k = (n + self.hue / 30) % 12
-            f = light - a * np.clip(np.minimum(k - 3, 9 - k), -1, 1)
-            channels.append(f)
+            channels.append(light - a * np.clip(np.minimum(k - 3, 9 - k), -1, 1))
         rgb: NDArray[np.uint8] = np.rint(np.stack(channels, axis=-1) * 255).astype(np.uint8)
         return rgb
 
@@ -128,12 +111,8 @@ def css(scales: Mapping[str, HeatScale] = HEAT) -> str:
         if palette not in SCHEMES:
             known = ", ".join(SCHEMES)
             raise ValueError(f"heat scale: unknown palette {palette!r} (known: {known})")
-        rules.append(
-            f"{SCHEMES[palette]} {{\n"
-            f"  --heat-hue: {scale.hue:g};\n"
-            f"  --heat-sat: {scale.saturation:g}%;\n"
-            f"  --heat-zero: {scale.zero:g}%;\n"
-            f"  --heat-one: {scale.one:g}%;\n"
-            "}\n"
-        )
+        values = (scale.hue, scale.saturation, scale.zero, scale.one)
+        units = zip(("hue", "sat", "zero", "one"), values, ("", "%", "%", "%"), strict=True)
+        lines = "".join(f"  --heat-{name}: {value:g}{unit};\n" for name, value, unit in units)
+        rules.append(f"{SCHEMES[palette]} {{\n{lines}}}\n")
     return "".join(rules)
