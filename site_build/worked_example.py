@@ -1,20 +1,13 @@
 """The worked example's inputs, read from their one source: ``snippets/worked_example.py``.
 
 Lesson 1's query, keys and values are written once, in the ``data`` section of that
-snippet, the first code a reader of the lesson sees. Everything else reads them from
-there, never from a copy:
-
-- the other snippets import them (``from worked_example import q, K, V``);
-- the explorer's data (:mod:`site_build.widget_data`) calls :func:`read` at every build;
-- the practice checks import them in the repository (``from _worked_example import Q,
-  K, V``, from ``snippets/practice/_worked_example.py``), and the copies the site
-  publishes (the page's editor, the downloads) get the values written in by
-  :func:`practice_text`, so that a reader's download runs on its own;
-- the tests read them with :func:`read`.
-
-``tests/test_worked_example.py`` fails when a literal copy of the inputs is left
-anywhere else, and changes an input in a copy of the repository to show that every
-page follows.
+snippet, the first code a reader of the lesson sees, and read from there, never from a
+copy: the other snippets import them, the explorer's data (:mod:`site_build.widget_data`)
+and the tests call :func:`read`, the practice checks import them in the repository
+(``from _worked_example import Q, K, V``), and the copies the site publishes get the values
+written in by :func:`practice_text`, so that a reader's download runs on its own.
+``tests/test_worked_example.py`` fails when a literal copy of the inputs is left anywhere
+else, and changes an input in a copy of the repository to show that every page follows.
 
 Examples
 --------
@@ -76,16 +69,9 @@ class WorkedExample:
 
 
 def read(source: Path = SOURCE) -> WorkedExample:
-    """Run ``source`` quietly and return its ``q``, ``K`` and ``V``.
-
-    The file is read at every call (``mkdocs serve`` rebuilds after an edit to it).
-
-    Raises
-    ------
-    ValueError
-        If the file does not define ``q``, ``K`` and ``V``, or their shapes do not make
-        one query, ``n_k`` keys as wide as the query and ``n_k`` values (naming them).
-    """
+    """Run ``source`` quietly (at every call: ``mkdocs serve`` rebuilds after an edit to it)
+    and return its ``q``, ``K`` and ``V``; ``ValueError`` if it lacks one, or their shapes
+    do not make one query, ``n_k`` keys as wide as it and ``n_k`` values (naming them)."""
     with contextlib.redirect_stdout(io.StringIO()):  # imported, it prints nothing anyway
         ran = runpy.run_path(str(source), run_name="worked_example_inputs")
     missing = [name for name in ("q", "K", "V") if name not in ran]
@@ -122,11 +108,7 @@ FIELDS: dict[str, Callable[[WorkedExample], Any]] = {
     "scaled": lambda ex: attention_ref.scaled_scores(ex.q, ex.keys).tolist(),
 }
 #: What each name of :data:`IMPORT_LINE` stands for.
-IMPORTS: dict[str, Callable[[WorkedExample], Any]] = {
-    "Q": lambda ex: ex.q,
-    "K": lambda ex: ex.keys,
-    "V": lambda ex: ex.values,
-}
+IMPORTS = {"Q": FIELDS["q"], "K": FIELDS["K"], "V": FIELDS["V"]}
 
 
 def _assignments(names: str, example: WorkedExample, where: str) -> str:
@@ -150,12 +132,8 @@ def practice_text(text: str, example: WorkedExample, where: str) -> str:
 
     The line ``from _worked_example import ...`` becomes assignments of the values, and
     each placeholder (``{{q}}``, ``{{K}}``, ``{{V}}``, ``{{scaled}}``) becomes the value
-    (floats to :data:`DECIMALS` decimals). A file with neither comes back unchanged.
-
-    Raises
-    ------
-    ValueError
-        For a name the import line or a placeholder does not know (naming ``where``).
+    (floats to :data:`DECIMALS` decimals); ``ValueError`` for a name either does not know
+    (naming the file ``where``). A file with neither comes back unchanged.
     """
     text = IMPORT_LINE.sub(lambda m: _assignments(m["names"], example, where), text)
 
@@ -179,11 +157,10 @@ def as_floats(example: WorkedExample) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def with_input(source: str, name: str, value: list[Any]) -> str:
-    """``source`` (the text of ``snippets/worked_example.py``) with input ``name`` set to ``value``.
-
-    ``name`` is a variable the file assigns a literal to, alone (``k_1 = [...]``) or in
-    a tuple (``v_1, v_2, v_3 = [...], [...], [...]``); the rest of the text is kept
-    byte for byte. For tests and benchmarks that play a contributor changing an input.
+    """``source`` (the text of ``snippets/worked_example.py``) with input ``name`` set to
+    ``value``, the rest kept byte for byte: for tests and benchmarks that play a contributor
+    changing an input. ``name`` is assigned a literal alone (``k_1 = [...]``) or in a tuple
+    (``v_1, v_2, v_3 = [...], [...], [...]``).
 
     Examples
     --------
