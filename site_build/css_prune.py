@@ -1,18 +1,14 @@
 """Keep only the CSS a page can use: a pruner for generated pages, on tinycss2's parser.
 
-A notebook page from nbconvert inlines all of JupyterLab's CSS (about 570 KB: every
-widget of the Lab, and a thousand custom properties on ``.jupyter-wrapper`` that every
-element inside inherits). :func:`prune` keeps a style rule only if one of its selectors
-can match the page, judged by the classes and ids the page's HTML contains, and then
-keeps only the custom properties that the kept rules use, directly or through other
-custom properties.
-
-It is conservative where it cannot judge: a selector with ``:is()``, ``:where()`` or
-``:has()`` is kept, classes inside ``:not()`` are ignored, and at-rules other than
-``@media``, ``@supports`` and ``@layer`` (``@font-face``, ``@keyframes``, ...) are kept as
-they are. The CSS is read by tinycss2 (a dependency of nbconvert's sanitiser, already in
-the lock), which follows the CSS Syntax specification: quotes, comments, ``url()`` and
-nested blocks are its business, not this module's.
+A notebook page from nbconvert inlines all of JupyterLab's CSS (about 570 KB, and a
+thousand custom properties on ``.jupyter-wrapper`` that every element inherits).
+:func:`prune` keeps a style rule only if one of its selectors can match the page, judged
+by the classes and ids in its HTML, and then only the custom properties the kept rules
+use, directly or through other custom properties. Where it cannot judge it keeps: a
+selector with ``:is()``, ``:where()`` or ``:has()``, classes inside ``:not()`` (ignored),
+at-rules other than ``@media``, ``@supports`` and ``@layer``. tinycss2 (already in the
+lock, for nbconvert) reads the CSS by the CSS Syntax specification: quotes, comments,
+``url()`` and nested blocks are its business.
 """
 
 from __future__ import annotations
@@ -180,24 +176,9 @@ def used_properties(rules: list[Rule]) -> set[str]:
     return used
 
 
-def _drop_unused(rules: list[Rule], used: set[str]) -> list[Rule]:
-    out = []
-    for rule in rules:
-        if rule.nested:
-            out.append(Rule(rule.prelude, None, _drop_unused(rule.children, used), True))
-        elif rule.declarations is None or rule.at:
-            out.append(rule)
-        elif decls := [
-            f"{name}:{value}"
-            for name, value in _declarations(rule.declarations)
-            if not name.startswith("--") or name in used
-        ]:
-            out.append(Rule(rule.prelude, ";".join(decls)))
-    return out
-
-
-def serialize(rules: Iterable[Rule]) -> str:
-    """CSS text of the rules, without extra whitespace.
+def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
+    """CSS text of the rules, without extra whitespace; with ``used``, without the custom
+    properties outside it, nor the style rules they leave empty.
 
     Examples
     --------
@@ -207,11 +188,17 @@ def serialize(rules: Iterable[Rule]) -> str:
     parts = []
     for rule in rules:
         if rule.nested:
-            parts.append(f"{rule.prelude}{{{serialize(rule.children)}}}")
+            parts.append(f"{rule.prelude}{{{serialize(rule.children, used)}}}")
         elif rule.declarations is None:
             parts.append(f"{rule.prelude};")
-        else:
+        elif rule.at or used is None:
             parts.append(f"{rule.prelude}{{{rule.declarations}}}")
+        elif kept := [
+            f"{name}:{value}"
+            for name, value in _declarations(rule.declarations)
+            if not name.startswith("--") or name in used
+        ]:
+            parts.append(f"{rule.prelude}{{{';'.join(kept)}}}")
     return "".join(parts)
 
 
@@ -226,4 +213,4 @@ def prune(css: str, html: str) -> str:
     """
     classes, ids = page_names(html)
     rules = _keep(parse(css), classes, ids)
-    return serialize(_drop_unused(rules, used_properties(rules)))
+    return serialize(rules, used_properties(rules))
