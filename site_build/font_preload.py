@@ -1,11 +1,10 @@
 """The KaTeX fonts a page preloads: those of its first screen's formulas.
 
 Every formula is set in KaTeX_Main, and every letter that stands for a quantity in
-KaTeX_Math italic; a page whose first screen (up to its article's first ``<h2``) shows a
-formula preloads both (:data:`FIRST_SCREEN_FONTS`), so that its text is not laid out
-first with a fallback font and shifted when the font arrives. Fonts only used further
-down (bold, blackboard, large delimiters) are not preloaded: they would compete for
-bandwidth with what the first screen needs, and load when their formulas render.
+KaTeX_Math italic: a page whose first screen (up to its article's first ``<h2``) shows a
+formula preloads both, so that its text is not laid out with a fallback font first and
+shifted when the font arrives. Fonts used further down would compete for bandwidth with
+what the first screen needs, and load when their formulas render.
 ``tests/browser/test_katex.py`` checks on the lesson page that both preloads are used.
 """
 

@@ -2,12 +2,10 @@
 
 The widget (``docs/javascripts/lib/generate-widget.js``) runs lesson 4's model in the
 reader's browser, one token at a time with a cache of keys and values, and continues the
-letters the reader types. It needs every weight of the model, and nothing else from the
-record: the weights go out exactly as ``make train`` committed them in
-``data/induction_weights.json`` (6 significant digits), not rounded further, so that the
-JavaScript and :func:`attention_ref.induction.forward` compute with the same numbers.
-Beside them: the model's sizes, the letters and the start token, and the prompt the widget
-starts with (:data:`DEFAULT_PROMPT`). ``hooks/widget_data.py`` adds the file to the site.
+letters the reader types. Its weights go out exactly as ``make train`` committed them in
+``data/induction_weights.json`` (6 significant digits), so that the JavaScript and
+:func:`attention_ref.induction.forward` compute with the same numbers; beside them, the
+model's sizes, the letters, the start token and the prompt the widget starts with.
 
 Examples
 --------

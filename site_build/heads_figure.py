@@ -42,54 +42,23 @@ _LEFT, _RIGHT, _TOP, _BOTTOM = 0.42, 0.08, 0.42, 0.56
 
 @dataclass(frozen=True)
 class HeadGrid:
-    """One sentence's attention in every head, with each head's role.
+    """One sentence's ``tokens`` (n,) as the model saw them, the ``weights`` of every head
+    (layers, heads, n, n; rows are queries) and ``roles[layer][head]``, a ``{"role",
+    "share"}`` (:func:`attention_ref.head_roles.head_role`)."""
 
-    Attributes
-    ----------
-    sentence : str
-        The sentence's id in the data (``tired`` or ``wide``).
-    tokens : tuple of str
-        The ``n`` tokens as the model saw them.
-    weights : ndarray, shape (layers, heads, n, n)
-        Weights in [0, 1]; rows are queries.
-    roles : tuple of tuple of dict
-        ``roles[layer][head]`` is ``{"role", "share"}``
-        (:func:`attention_ref.head_roles.head_role`).
-    threshold : float
-        The share a pattern needs to name a head.
-    """
-
-    sentence: str
     tokens: tuple[str, ...]
     weights: np.ndarray
     roles: tuple[tuple[dict[str, Any], ...], ...]
-    threshold: float
 
 
 def head_grid(
-    sentence: str,
-    threshold: float = THRESHOLD,
-    weights_sha256: str | None = None,
-    record: dict[str, Any] | None = None,
+    sentence: str, threshold: float = THRESHOLD, weights_sha256: str | None = None
 ) -> HeadGrid:
-    """Read sentence ``sentence`` of the model record and the role of each of its heads.
+    """Read sentence ``sentence`` (``tired`` or ``wide``) of the model record, and the role
+    of each head by ``threshold`` (:func:`attention_ref.head_roles.head_role`).
 
-    Parameters
-    ----------
-    sentence : str
-        Its id (``tired`` or ``wide``).
-    threshold : float
-        See :func:`site_build.head_roles.classify`.
-    weights_sha256 : str, optional
-        The weights the figure says it shows (its cache key holds them): refused if the
-        record was computed from others.
-    record : dict, optional
-        Defaults to :func:`site_build.heatmap_data.model_record`.
-
-    Raises
-    ------
-    ValueError
-        If no sentence has the id ``sentence``, or the weights are not ``weights_sha256``.
+    ``ValueError`` if no sentence has that id, or the record was computed from weights
+    other than ``weights_sha256`` (the figure's cache key holds them).
 
     Examples
     --------
@@ -98,7 +67,7 @@ def head_grid(
     ...
     ValueError: sentence: no sentence 'loud' in the record (there are 'tired', 'wide')
     """
-    record = model_record() if record is None else record
+    record = model_record()
     if weights_sha256 is not None and record["weights_sha256"] != weights_sha256:
         raise ValueError(
             f"weights_sha256: the record was computed from {record['weights_sha256'][:12]}..., "
@@ -111,13 +80,8 @@ def head_grid(
     s = record["sentences"][ids.index(sentence)]
     roles = record_roles({"scale": record["scale"], "sentences": [s]}, threshold)
     weights = np.asarray(s["attention"], dtype=np.float64) / record["scale"]  # (L, H, n, n)
-    return HeadGrid(
-        sentence=sentence,
-        tokens=tuple(s["tokens"]),
-        weights=weights,
-        roles=tuple(tuple(layer) for layer in roles["sentences"][sentence]),
-        threshold=threshold,
-    )
+    layers = roles["sentences"][sentence]
+    return HeadGrid(tuple(s["tokens"]), weights, tuple(tuple(layer) for layer in layers))
 
 
 def cell_pixel(layer: int, head: int, query: int, key: int, n: int) -> tuple[int, int]:

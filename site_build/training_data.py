@@ -1,12 +1,11 @@
 """What lesson 4's training widget reads: the committed run, slimmed, as JSON.
 
-``make train`` writes ``data/induction_run.json``; the widget
-(``docs/javascripts/lib/training-widget.js``) shows its checkpoints one at a time: the
-loss of the first half and of the repeat, and every head's attention on the probe. Only
-what it shows goes out: the causal rows of each map (row ``i`` has ``i + 1`` weights,
-the rest are zero), in the record's thousandths. The scores beside each head are
-worked out in the browser from these maps (``training-math.js``), by the formulas of
-:mod:`attention_ref.induction`. ``hooks/widget_data.py`` adds the file to the site.
+The widget (``docs/javascripts/lib/training-widget.js``) shows the checkpoints of the run
+``make train`` writes (``data/induction_run.json``) one at a time: the loss of the first
+half and of the repeat, and every head's attention on the probe. Only what it shows goes
+out: the causal rows of each map (row ``i`` has ``i + 1`` weights, the rest are zero), in
+the record's thousandths; the browser works out the scores beside each head from them
+(``training-math.js``), by the formulas of :mod:`attention_ref.induction`.
 
 Examples
 --------
