@@ -73,23 +73,15 @@ def check_record(record: Any) -> None:
             raise ValueError(f"heatmap data: missing key {key!r}")
     layers, heads = record["layers"], record["heads"]
     for s in record["sentences"]:
-        name = s.get("id", "?")
-        n = len(s["tokens"])
-        att = s["attention"]
+        name, n, att = s.get("id", "?"), len(s["tokens"]), s["attention"]
         if len(att) != layers or any(len(h) != heads for h in att):
             raise ValueError(f"heatmap data: sentence {name!r} is not {layers} x {heads} heads")
-        for li, layer in enumerate(att):
-            for hi, m in enumerate(layer):
-                if len(m) != n or any(len(row) != n for row in m):
-                    raise ValueError(
-                        f"heatmap data: sentence {name!r} layer {li} head {hi} "
-                        f"is not {n} x {n} ({n} tokens)"
-                    )
-                if any(not isinstance(u, int) or u < 0 for row in m for u in row):
-                    raise ValueError(
-                        f"heatmap data: sentence {name!r} layer {li} head {hi} "
-                        "holds a value that is not a non-negative integer"
-                    )
+        for li, hi in ((li, hi) for li in range(layers) for hi in range(heads)):
+            m, where = att[li][hi], f"heatmap data: sentence {name!r} layer {li} head {hi}"
+            if len(m) != n or any(len(row) != n for row in m):
+                raise ValueError(f"{where} is not {n} x {n} ({n} tokens)")
+            if any(not isinstance(u, int) or u < 0 for row in m for u in row):
+                raise ValueError(f"{where} holds a value that is not a non-negative integer")
 
 
 def read_record(path: Path = DATA_FILE) -> dict[str, Any]:
@@ -120,19 +112,20 @@ def installed_weights_sha256() -> str:
     raise FileNotFoundError(f"{MODEL_PACKAGE}'s RECORD lists no sha256 of model.safetensors")
 
 
-def record_key() -> str:
-    """The cache key of the computed record: weights, sentences, versions and code."""
-    ref_dir = Path(attention_ref.__file__).resolve().parent
-    meta = {
-        "weights_sha256": installed_weights_sha256(),
-        "sentences": SENTENCES,
-        "scale": SCALE,
+def _versions() -> dict[str, str]:
+    return {
         "numpy": np.__version__,
         "tokenizers": importlib.metadata.version("tokenizers"),
         MODEL_PACKAGE: importlib.metadata.version(MODEL_PACKAGE),
     }
+
+
+def record_key() -> str:
+    """The cache key of the computed record: weights, sentences, versions and code."""
+    ref_dir = Path(attention_ref.__file__).resolve().parent
+    meta = {"weights_sha256": installed_weights_sha256(), "sentences": SENTENCES, "scale": SCALE}
     files = [*sorted(ref_dir.glob("*.py")), Path(__file__).resolve()]
-    return content_key(meta=meta, files=files)
+    return content_key(meta={**meta, **_versions()}, files=files)
 
 
 def compute_record() -> dict[str, Any]:
@@ -157,12 +150,7 @@ def compute_record() -> dict[str, Any]:
         "heads": model.config.heads,
         "computed_by": f"attention_ref.minilm (numpy, float64), attention_ref "
         f"{attention_ref.__version__}",
-        "versions": {
-            "attention_ref": attention_ref.__version__,
-            "numpy": np.__version__,
-            "tokenizers": importlib.metadata.version("tokenizers"),
-            MODEL_PACKAGE: importlib.metadata.version(MODEL_PACKAGE),
-        },
+        "versions": {"attention_ref": attention_ref.__version__, **_versions()},
         "weights_file": "model.safetensors",
         "weights_sha256": model.weights_sha256,
         "checked_against": "data/it_attention.json (transformers, eager attention, float32; "
