@@ -1,20 +1,14 @@
 r"""Typeset a page's formulas at build time with KaTeX, so the browser runs no KaTeX code.
 
-Two kinds of markup carry formulas in the built HTML:
-
-* pymdownx.arithmatex (generic mode) on Markdown pages: inline
-  ``<span class="arithmatex">\(...\)</span>`` and display
-  ``<div class="arithmatex">\[...\]</div>``, with ``&``, ``<`` and ``>`` written as entities;
-* mkdocs-jupyter's Markdown cells (``<div class="... jp-RenderedMarkdown ...">``), which keep
-  ``$...$`` and ``$$...$$`` as written, entities included. Text inside ``<code>`` and ``<pre>``
-  is left alone, and so is a ``$`` followed by a space or a closing ``$`` followed by a digit
-  (as in "costs $5 and $2"), as in Pandoc.
-
-:func:`collect` finds the formulas, :class:`Renderer` turns them into HTML with the npm
-``katex`` package in ONE ``node`` process for any number of formulas (the script
-``katex_render.mjs``), caching each result by content hash so a warm build starts no node,
-and :func:`substitute` puts the HTML in place. The arithmatex wrapper element is kept, so
-``.arithmatex .katex`` still selects every typeset formula.
+Formulas come in two kinds of markup: pymdownx.arithmatex's (generic mode) on Markdown
+pages, ``<span class="arithmatex">\(...\)</span>`` and ``<div class="arithmatex">\[...\]</div>``
+with ``&``, ``<`` and ``>`` as entities; and mkdocs-jupyter's Markdown cells
+(``<div class="... jp-RenderedMarkdown ...">``), which keep ``$...$`` and ``$$...$$`` as
+written, except inside ``<code>`` and ``<pre>``, and except a ``$`` followed by a space or
+a closing ``$`` followed by a digit ("costs $5 and $2"), as in Pandoc. :func:`collect`
+finds them, :class:`Renderer` typesets them with the npm ``katex`` package in ONE ``node``
+process (``katex_render.mjs``), caching each by content hash, and :func:`substitute` puts
+the HTML in place, inside arithmatex's wrapper (``.arithmatex .katex`` selects them all).
 
 Examples
 --------
