@@ -134,19 +134,12 @@ def _tree(html: str) -> _Element:
 
 
 def _targets(el: _Element, reason: str | None = None) -> list[tuple[int, str]]:
-    """Where to insert the attribute (offset, reason) in ``el``'s subtree."""
+    """Where to insert the attribute (offset, reason) in ``el``'s subtree: at ``el`` if it
+    has a reason and holds no element of its own tag, else one level down."""
     reason = reason or el.reason()
-    if reason is not None and el.tag != "#root":
-        if not el.holds(frozenset({el.tag})):
-            return [(el.name_end, reason)]
-        found: list[tuple[int, str]] = []
-        for child in el.children:  # one level down, the same reason
-            found.extend(_targets(child, reason))
-        return found
-    found = []
-    for child in el.children:
-        found.extend(_targets(child))
-    return found
+    if reason is not None and not el.holds(frozenset({el.tag})):
+        return [(el.name_end, reason)]
+    return [target for child in el.children for target in _targets(child, reason)]
 
 
 def mark(html: str) -> str:
