@@ -18,7 +18,7 @@ from mkdocs.structure.files import Files
 
 from site_build.editor_bundle import build_bundle
 from site_build.fast_rebuild import reuse_while_unchanged
-from site_build.mkdocs_files import put_generated
+from site_build.mkdocs_files import fresh_import, put_generated
 from site_build.practice import site_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +28,12 @@ WORKED_EXAMPLE = ROOT / "snippets" / "worked_example.py"
 PYODIDE = ROOT / "node_modules" / "pyodide"
 EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
 EDITOR_PATH = "javascripts/practice/editor.bundle.js"
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    # The navigation comes from the site model (its pages, which hold the lessons).
+    config.nav = fresh_import("site_build.site").nav_config()
+    return config
 
 
 # Run before mkdocs-htmlproofer-plugin's on_files, which snapshots the file list.

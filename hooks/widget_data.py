@@ -1,6 +1,7 @@
 """MkDocs hook: add the query explorer's data (``assets/data/explorer.json``), lesson
 4's training run (``assets/data/training.json``) and lesson 5's model weights
-(``assets/data/generate.json``) to the site.
+(``assets/data/generate.json``) to the site, and the widget loader's map
+(``javascripts/widget-map.js``, from the site model ``site_build/site.py``).
 
 Thin wiring only: the numbers come from ``site_build/widget_data.py`` (which computes
 them with ``attention_ref``; unit-tested in ``tests/test_widget_data.py``),
@@ -34,6 +35,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     put_generated(files, config, training.TRAINING_JSON_PATH, content=training.training_json())
     generate = fresh_import("site_build.generate_data")
     put_generated(files, config, generate.GENERATE_JSON_PATH, content=generate.generate_json())
+    site = fresh_import("site_build.site")  # the loader's map, from the site model
+    put_generated(files, config, site.WIDGET_MAP, content=site.widget_map_js())
     return files
 
 

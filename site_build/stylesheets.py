@@ -16,21 +16,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from site_build import heat_scale
+from site_build.site import WIDGETS
 
 ROOT = Path(__file__).resolve().parent.parent
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-#: The stylesheets of ``docs/`` that every page loads, in cascade order.
+#: The stylesheets of ``docs/`` that every page loads, in cascade order: the site's own
+#: rules, each widget's files in the order of the site model (``WIDGETS`` of
+#: ``site_build/site.py``), then the rules that may override a widget's.
 SOURCES = (
     "stylesheets/extra.css",
     "stylesheets/theme-fixes.css",
     "stylesheets/widget.css",
-    "stylesheets/heatmap.css",
-    "stylesheets/own-sentence.css",
-    "stylesheets/heads.css",
-    "stylesheets/explorer.css",
-    "stylesheets/practice.css",
-    "stylesheets/training.css",
-    "stylesheets/generate.css",
+    *(f"stylesheets/{name}" for widget in WIDGETS.values() for name in widget.stylesheets),
     "stylesheets/output-source.css",
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).
