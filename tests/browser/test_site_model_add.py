@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 
+from bench.build import copy_project
 from testbed.serve import serve
 from testbed.site import build_site
 from tests.browser.conftest import PageGuard, guarded_page
@@ -103,22 +104,11 @@ WIDGET_LINE = f"""\
 
 
 def copy_repository(dest: Path) -> None:
-    """The files git knows (tracked, or new and not ignored) as they are now, the build's
-    caches, and a link to ``node_modules``."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    for name in filter(None, listed.split("\0")):
-        source = ROOT / name
-        if source.is_file():  # a file deleted in the working tree is still listed
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, dest / name)
+    """The files git knows (tracked, or new and not ignored) as they are now, a link to
+    ``node_modules`` (``bench.build.copy_project``), and the build's caches."""
+    copy_project(dest)
     if (ROOT / ".cache").is_dir():
         shutil.copytree(ROOT / ".cache", dest / ".cache", symlinks=True)
-    (dest / "node_modules").symlink_to(ROOT / "node_modules")
 
 
 def insert_before(path: Path, anchor: str, line: str) -> None:
