@@ -9,7 +9,7 @@ runs leaves HTML written *after* the sources it no longer matches, and an includ
 
 * :func:`digest_files` hashes files by name and bytes;
 * :func:`page_inputs` lists what a page is made from: its source and every file it
-  includes (:func:`included_files`, partials followed); files every page depends on
+  includes (:func:`site_build.page.included_files`, partials followed); files every page depends on
   (``mkdocs.yml``, the theme's overrides, the build's code) are hashed once, apart;
 * the hook (``hooks/fast_rebuild.py``) keeps, for each built file, the digest of the
   inputs it was last built from, and removes the built file of every source whose
@@ -47,10 +47,8 @@ from typing import Any, TypeVar
 import jinja2
 
 from site_build.mkdocs_files import LIVE_PACKAGES, files_signature, sources_signature
-from site_build.output_source import INCLUDE
+from site_build.page import included_files
 
-#: How deep partials may include partials before the walk stops (a cycle, most likely).
-MAX_DEPTH = 8
 #: The start of the warning MkDocs logs at every dirty build.
 DIRTY_WARNING = "A 'dirty' build is being performed"
 
@@ -82,46 +80,6 @@ def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
     return digest.hexdigest()
-
-
-def included_files(text: str, read: Callable[[str], str | None], depth: int = 0) -> set[str]:
-    """Every file that ``text`` includes with ``--8<--``, the partials' own includes too.
-
-    Parameters
-    ----------
-    text : str
-        A page's Markdown as written.
-    read : callable
-        Returns a file's text from its path as the include names it (relative to the
-        project's root), or None if there is no such file.
-    depth : int
-        How many partials deep ``text`` is (the walk stops at :data:`MAX_DEPTH`).
-
-    Returns
-    -------
-    set of str
-        The included paths, without their ``:section`` or ``:line`` suffixes; a missing
-        file is listed too (the build then reports it).
-
-    Examples
-    --------
-    >>> files = {"docs/partials/p.md": '--8<-- "snippets/b.py:show"\\n'}
-    >>> page = 'Text.\\n\\n--8<-- "snippets/a.py:3:5"\\n\\n--8<-- "docs/partials/p.md"\\n'
-    >>> sorted(included_files(page, files.get))
-    ['docs/partials/p.md', 'snippets/a.py', 'snippets/b.py']
-    """
-    found: set[str] = set()
-    for line in text.split("\n"):
-        match = INCLUDE.match(line)
-        if not match:
-            continue
-        path = match["target"].partition(":")[0]
-        found.add(path)
-        if path.endswith(".md") and depth < MAX_DEPTH:
-            inner = read(path)
-            if inner is not None:
-                found |= included_files(inner, read, depth + 1)
-    return found
 
 
 def page_inputs(source: Path, root: Path) -> list[Path]:

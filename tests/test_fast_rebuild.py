@@ -28,7 +28,6 @@ from mkdocs.config import load_config
 from site_build.fast_rebuild import (
     DIRTY_WARNING,
     digest_files,
-    included_files,
     merge_search_index,
     page_inputs,
     quiet_dirty_warning,
@@ -36,6 +35,7 @@ from site_build.fast_rebuild import (
     stale,
     with_template_cache,
 )
+from site_build.page import included_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
