@@ -14,7 +14,7 @@ expands: :func:`output_sources` reads a page as written with :mod:`site_build.pa
 (includes of Markdown partials followed), and returns the sources of each Output block
 in page order; a fence
 written on the page itself links to those lines of the page. :func:`insert_lines` puts
-the lines under the rendered blocks (``hooks/output_source.py`` is the wiring). A
+the lines under the rendered blocks (``hooks/build.py`` is the wiring). A
 section that does not exist, or a count of Output blocks that differs between the
 Markdown and the HTML, is an error: the build stops.
 
@@ -36,6 +36,7 @@ import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from site_build.page import PYTHON_CODE, SourceError, fences, include_target, section_lines, walk
 
@@ -250,3 +251,47 @@ def insert_cell_lines(page_html: str, lines: Sequence[str]) -> str:
         parts += [page_html[previous:end], line]
         previous = end
     return "".join([*parts, page_html[previous:]])
+
+
+def repository_urls(repo_url: str, edit_uri: str) -> tuple[str, str]:
+    """The address of the repository's files, and of CONTRIBUTING's section on the doc tests.
+
+    Examples
+    --------
+    >>> repository_urls("https://h/r/", "edit/dev/docs/")
+    ('https://h/r/blob/dev/', 'https://h/r/blob/dev/CONTRIBUTING.md#doc-tests')
+    """
+    parts = [p for p in edit_uri.split("/") if p]
+    branch = parts[1] if len(parts) > 1 and parts[0] in {"edit", "blob"} else "main"
+    blob = f"{repo_url.rstrip('/')}/blob/{branch}/"
+    return blob, f"{blob}CONTRIBUTING.md#doc-tests"
+
+
+def page_lines(root: Path, name: str, blob: str, checked: str) -> list[str] | None:
+    """The source line of each Output block of page ``name`` (a path from ``root``).
+
+    None for a page that is not Markdown written in the project (a generated one).
+    """
+    path = root / name
+    if not name.endswith(".md") or not path.is_file():
+        return None
+
+    def read(include: str) -> str | None:
+        file = root / include
+        return file.read_text(encoding="utf-8") if file.is_file() else None
+
+    blocks = output_sources(name, path.read_text(encoding="utf-8"), read)
+    return [line_html(sources, blob, checked) for sources in blocks]
+
+
+def notebook_lines(root: Path, name: str, blob: str, checked: str) -> list[str] | None:
+    """The source line of each code cell of notebook ``name`` (its jupytext source)."""
+    path = root / name
+    if not name.endswith(".py") or not path.is_file():
+        return None
+    return [
+        line_html([Source(name, (), first, last)], blob, checked).replace(
+            "checked on every change", "run on every build"
+        )
+        for first, last in cell_ranges(path.read_text(encoding="utf-8"))
+    ]
