@@ -69,7 +69,7 @@ build: install ## Build the site strictly into site/
 
 # A live preview skips the raw-HTML link check (htmlproofer): it costs about 0.2 s of every
 # rebuild, and `make build` and `make test` still run it. `--dirty` renders again only the
-# pages that changed: hooks/fast_rebuild.py judges that by the content of each page and
+# pages that changed: hooks/build.py judges that by the content of each page and
 # of what it includes (never by file times) and keeps the search index whole. Bytecode
 # goes to .cache/pycache/, outside the watched folders (a __pycache__ written into
 # snippets/ would start another rebuild), so that the modules a rebuild imports again

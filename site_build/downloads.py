@@ -1,6 +1,6 @@
 """The site's downloads: ``attention_ref``'s wheel, and notebooks that install it.
 
-``hooks/downloads.py`` wires these functions into MkDocs:
+``hooks/build.py`` wires these functions into MkDocs:
 
 * :func:`build_wheel` builds the wheel of the ``attention_ref`` distribution with the
   same command as ``make dist`` (``uv build``, the locked setuptools, no network),

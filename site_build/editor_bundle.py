@@ -1,7 +1,7 @@
 """Build the practice editor bundle (CodeMirror 6) with esbuild, cached by content hash.
 
 The entry ``site_build/editor_entry.js`` imports the npm CodeMirror packages; esbuild
-bundles and minifies it into one ES module that ``hooks/practice.py`` adds to the site
+bundles and minifies it into one ES module that ``hooks/build.py`` adds to the site
 as a generated file. The cache key covers everything that can change the output: the
 entry's bytes, ``package-lock.json`` (the exact package versions) and esbuild's
 options, so a second build (or ``mkdocs serve`` rebuild) costs a file read.

@@ -7,7 +7,7 @@ of every head of the real model reads the committed data and draws it with
 :mod:`site_build.heads_figure`. :func:`cached_svgs` keeps the
 light and dark SVGs in the build's content-hash cache (:mod:`site_build.cache`), keyed by
 :func:`cache_key`, so an unchanged figure is not drawn again and a cache hit does not
-import matplotlib. The MkDocs hook ``hooks/figures.py`` only wires
+import matplotlib. The MkDocs hook ``hooks/build.py`` only wires
 :func:`build_figures` into the build.
 
 Examples

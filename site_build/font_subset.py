@@ -3,7 +3,7 @@
 Each KaTeX font holds every glyph TeX may ask of it, while a page of this site shows
 about a hundred distinct characters in its formulas. The first screen of a lesson
 waits for three of those fonts (KaTeX_Main, KaTeX_Math, KaTeX_AMS: 71 KB of woff2),
-and they share the network with the page's stylesheets and scripts. ``hooks/math.py``
+and they share the network with the page's stylesheets and scripts. ``hooks/build.py``
 calls :func:`site_characters` on the built pages and :func:`subset_woff2` on each
 woff2 font, so the site serves fonts that hold exactly the glyphs its formulas can use.
 

@@ -7,7 +7,7 @@ record: the weights go out exactly as ``make train`` committed them in
 ``data/induction_weights.json`` (6 significant digits), not rounded further, so that the
 JavaScript and :func:`attention_ref.induction.forward` compute with the same numbers.
 Beside them: the model's sizes, the letters and the start token, and the prompt the widget
-starts with (:data:`DEFAULT_PROMPT`). ``hooks/widget_data.py`` adds the file to the site.
+starts with (:data:`DEFAULT_PROMPT`). ``hooks/build.py`` adds the file to the site.
 
 Examples
 --------

@@ -4,7 +4,7 @@ The site's real-model record (:func:`site_build.heatmap_data.model_record`, comp
 ``attention_ref.minilm``) holds the attention of all-MiniLM-L6-v2 (6 layers x 12 heads)
 for two sentences; each head's role is :func:`attention_ref.head_roles.head_role` of its
 weights (the roles, their names and the rule are defined there, once).
-``hooks/heatmap_data.py`` ships the result as ``assets/data/head_roles.json``
+``hooks/build.py`` ships the result as ``assets/data/head_roles.json``
 (:data:`HEAD_ROLES_JSON_PATH`), for the heads widget and the figure's caption.
 """
 

@@ -3,7 +3,7 @@
 The build runs all-MiniLM-L6-v2 on the lesson's two sentences with
 :mod:`attention_ref.minilm` (the functions the lessons teach, in numpy) and ships the
 weights as ``assets/data/it_attention.json`` (:func:`heatmap_json`, through
-``hooks/heatmap_data.py``); the head roles and the heads figure are computed from the
+``hooks/build.py``); the head roles and the heads figure are computed from the
 same record (:func:`model_record`). The record is cached in ``.cache/model-data/``, keyed
 by the weights' SHA-256, the sentences and the code (:mod:`site_build.cache`).
 

@@ -33,10 +33,13 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_build.cache import ContentCache, content_key
+from site_build.font_preload import fonts_to_preload, preload_links
+from site_build.font_subset import subset_fonts
+from site_build.vendor import KATEX_DEST
 
 #: KaTeX options of every formula (``displayMode`` is set per formula). ``throwOnError``
 #: makes a bad formula an error instead of red text; ``htmlAndMathml`` gives screen
@@ -327,3 +330,65 @@ class Renderer:
         if len(results) != len(formulas):
             raise KatexError(f"{SCRIPT.name} returned {len(results)} results for {len(formulas)}")
         return results
+
+
+@dataclass
+class PageMath:
+    """Every formula of a build typeset in one node run; pages ship no KaTeX code.
+
+    ``root`` is the project's (``node_modules/katex`` is found there, and the caches go
+    in ``.cache/``). Its methods are called from MkDocs' events (``hooks/build.py``):
+
+    * :meth:`note` (``on_page_content``): note the page's formulas; the page is not
+      changed yet, so the search index keeps the TeX source;
+    * :meth:`typeset` (``on_env``, after every page's content, before any is written):
+      typeset the formulas not cached, at once;
+    * :meth:`put` (``on_post_page``): put the typeset HTML in place of the TeX, and preload
+      KaTeX's text fonts on a page whose first screen shows a formula;
+    * :meth:`subset_fonts` (``on_post_build``): KaTeX's fonts cut to the characters shown.
+
+    A formula KaTeX rejects raises :class:`KatexError`, naming the formula, KaTeX's
+    reason and the page.
+    """
+
+    root: Path
+    site_dir: str = KATEX_DEST  #: KaTeX's folder in the site
+    renderer: Renderer | None = None
+    pages: dict[Formula, list[str]] = field(default_factory=dict)  # formula -> its pages
+
+    def start(self) -> None:
+        self.renderer = Renderer(self.root, self.root / ".cache" / "katex")
+        self.pages = {}
+
+    def note(self, html: str, page: str) -> None:
+        try:
+            formulas = collect(html)
+        except KatexError as error:
+            raise KatexError(f"{page}: {error}") from None
+        for formula in formulas:
+            self.pages.setdefault(formula, []).append(page)
+
+    def typeset(self) -> None:
+        assert self.renderer is not None
+        self.renderer.render(sorted(self.pages), where=self.pages)
+
+    def put(self, output: str, page: str, relative: Callable[[str], str]) -> str:
+        """``output`` typeset; ``relative(path)`` is a site path's URL from the page."""
+        assert self.renderer is not None
+        try:
+            formulas = collect(output)
+            where = {f: [page] for f in formulas}
+            output = substitute(output, self.renderer.render(formulas, where=where))
+        except KatexError as error:
+            raise KatexError(f"{page}: {error}") from None
+        urls = [relative(f"{self.site_dir}/{font}") for font in fonts_to_preload(output)]
+        return output.replace("</head>", preload_links(urls) + "</head>", 1)
+
+    def subset_fonts(self, site: Path) -> None:
+        fonts = self.root / "node_modules" / "katex" / "dist" / "fonts"
+        pages = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))]
+        cache = ContentCache(self.root / ".cache" / "katex-fonts")
+        for name, blob in subset_fonts(pages, fonts.glob("*.woff2"), cache).items():
+            dest = site / self.site_dir / "fonts" / name
+            if not dest.is_file() or dest.read_bytes() != blob:
+                dest.write_bytes(blob)

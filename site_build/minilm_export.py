@@ -19,7 +19,7 @@ serves under :data:`EXPORT_DIR`:
   it can be cached for ever and a corrupt copy is detected by its hash.
 
 Everything here is pure: :func:`export_files` maps site paths to bytes;
-``hooks/minilm_export.py`` caches them (``site_build/cache.py``) and adds them to the
+``hooks/build.py`` caches them (``site_build/cache.py``) and adds them to the
 build as generated files.
 
 Examples

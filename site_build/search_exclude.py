@@ -24,7 +24,7 @@ Material's index parser compares elements by tag name only: inside an excluded
 another of its own tag is therefore not marked itself; its children are, one level
 down, until none holds its own tag.
 
-``hooks/search_exclude.py`` calls :func:`mark` on every page's HTML before the search
+``hooks/build.py`` calls :func:`mark` on every page's HTML before the search
 plugin indexes it.
 
 Examples

@@ -3,7 +3,7 @@
 Each widget and fix keeps its own file in ``docs/stylesheets/`` (one file per concern,
 easy to review), but a page that links five stylesheets waits for five render-blocking
 requests. :func:`bundle` joins them in the order of :data:`SOURCES` and minifies the
-result with esbuild (from the npm lock file); ``hooks/stylesheets.py`` puts it in the
+result with esbuild (from the npm lock file); ``hooks/build.py`` puts it in the
 site as :data:`BUNDLE` and leaves the separate files out. :func:`sources` puts the
 stylesheet the build writes itself first: the heat scale of
 :mod:`site_build.heat_scale`, as custom properties that the widgets read.

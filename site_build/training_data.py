@@ -6,7 +6,7 @@ loss of the first half and of the repeat, and every head's attention on the prob
 what it shows goes out: the causal rows of each map (row ``i`` has ``i + 1`` weights,
 the rest are zero), in the record's thousandths. The scores beside each head are
 worked out in the browser from these maps (``training-math.js``), by the formulas of
-:mod:`attention_ref.induction`. ``hooks/widget_data.py`` adds the file to the site.
+:mod:`attention_ref.induction`. ``hooks/build.py`` adds the file to the site.
 
 Examples
 --------

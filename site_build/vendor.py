@@ -1,7 +1,7 @@
 """Self-hosted npm assets: which files of which package go where in the built site.
 
 The site makes no request to a CDN: KaTeX (and later Pyodide) are copied from
-``node_modules/`` into ``site/vendor/...`` at build time by ``hooks/vendor.py``.
+``node_modules/`` into ``site/vendor/...`` at build time by ``hooks/build.py``.
 This module holds the declarative table of those assets and a pure function that
 turns it into a list of (source file, destination path) pairs.
 

@@ -4,7 +4,7 @@ The explorer (``docs/javascripts/lib/explorer-widget.js``) never types a number 
 itself: it starts from the worked example exported here, whose inputs are read from
 their one source, ``snippets/worked_example.py`` (:mod:`site_build.worked_example`), at
 every build, and whose scores, scaled scores, weights and output are computed by
-:mod:`attention_ref`. ``hooks/widget_data.py`` adds the JSON to the site as
+:mod:`attention_ref`. ``hooks/build.py`` adds the JSON to the site as
 ``assets/data/explorer.json``.
 
 Examples
