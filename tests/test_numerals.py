@@ -107,7 +107,11 @@ KINDS = (
         r"\d+(?:(?: to | and |, )\d+)*(?![\d.,%])",
         "token 2, row 0: a label for an element, as the code indexes it, not a quantity",
     ),
-    Kind("index in code", r"\[\d+\]", "heads[0]: indexing a list in code quoted in prose"),
+    Kind(
+        "index in code",
+        r"\[\d+\]|\[[\w +*/-]*[A-Za-z][\w +*/-]*\]",
+        "heads[0], q[2i + 1]: indexing a list in code quoted in prose",
+    ),
     Kind(
         "index or exponent in a formula",
         r"[_^](?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|[-−]?\d+)",
