@@ -99,6 +99,11 @@ KINDS = (
         "part of a model's or a tool's name (GPT-2, Llama 2, Python 3.11)",
     ),
     Kind(
+        "where a numbering starts",
+        r"\b(?:[Cc]ounts?|[Nn]umbered) (?:\w+ )?from [01]\b",
+        "'counts from 0', 'numbered from 1': a convention of the code or the page, not a value",
+    ),
+    Kind(
         "exit status", r"\bstatus \d+\b", "a process's exit status: 0 means success by convention"
     ),
     Kind(
