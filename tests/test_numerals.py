@@ -139,7 +139,14 @@ KINDS = (
 
 #: Sentences whose numbers no test can recompute, by page: (a passage holding the number,
 #: the reason). Keep it short; a claim test is better.
-EXCEPTIONS: dict[str, tuple[tuple[str, str], ...]] = {}
+EXCEPTIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "attention.md": (
+        (
+            "Scaling Vision Transformers to 22 Billion Parameters",
+            "the title of a cited paper, linked beside it",
+        ),
+    ),
+}
 
 #: Pages not yet covered, with the reason the test prints.
 NOT_COVERED = {

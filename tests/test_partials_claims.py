@@ -171,6 +171,7 @@ def test_step_one_quotes_the_worked_examples_dot_product() -> None:
         f"step 1 says dot({said[1]}, {said[2]}) is {said[3]}; the worked example's q and "
         f"k_1 are {q} and {k_1}, whose dot product is {dot:g}"
     )
+    claim(LESSON_1, f"in the worked example, dot({json.dumps(q)}, {json.dumps(k_1)}) is {dot:g}.")
 
 
 def test_steps_6_and_7_have_a_case_with_scores_in_the_thousands() -> None:
