@@ -119,19 +119,19 @@ KINDS = (
     ),
     Kind(
         "index or exponent in a formula",
-        r"[_^](?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|[-−]?\d+)",
-        "a subscript or a superscript (the 1 of \\(\\beta_1\\), the 2 of \\(x^2\\), the bounds "
-        "of a sum) is part of the formula's notation",
+        r"(?<![\d])[_^](?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|[-−]?\d+)",
+        "a subscript or a superscript of a symbol (the 1 of \\(\\beta_1\\), the 2 of "
+        "\\(x^2\\), the bounds of a sum) is notation; a power of a number (\\(10^{-12}\\)) "
+        "is a value, and is not of this kind",
         "math",
     ),
     Kind(
-        "coefficient or constant of a formula",
-        r"(?<![=\d.]\s)(?<![=\d.])\d+(?=\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z(]|\\(?!right|[,;)\]])"
-        r"[A-Za-z]))"
-        r"|\d+(?=\s*[-+/]\s*(?:[A-Za-z]|\\[A-Za-z]))|\\frac\{\d+\}|\d+(?=\^)"
-        r"|[A-Za-z}]\s*[-+]\s*\d+(?![\d.])",
-        "the 4 of \\(4\\,d_{model}^2\\), the 1 of \\(1/\\sqrt{d_k}\\) or \\(1 - p\\), the base "
-        "of \\(10000^{-2i/d}\\): the formula's form, which a value cannot change",
+        "constant of a formula's form",
+        r"\\frac\{1\}|(?<![\d.])1\s*/|(?<![\d.])1\s*-\s*(?=[A-Za-z\\])"
+        r"|[A-Za-z}]\s*[-+]\s*1(?![\d.])|(?<![\d.])\d+(?=\^\{?[^{}\s]*[A-Za-z])",
+        "the 1 of \\(1/\\sqrt{d_k}\\), \\(1 - p\\) or \\(i + 1\\), the base of "
+        "\\(10000^{-2i/d}\\): fixed by the formula's definition, not computed. Coefficients that "
+        "count something (the 4 of \\(4\\,d_{model}^2\\)) are claims",
         "math",
     ),
 )

@@ -307,3 +307,31 @@ def test_the_practice_padding_and_one_head() -> None:
     one = multi_head_attention(x, w_q, w_k, w_v, w_o, num_heads=1)
     plain = scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v) @ w_o
     np.testing.assert_allclose(one, plain, rtol=1e-12, atol=1e-12)  # same sums, other order
+
+
+def test_four_matrices_and_their_multiply_adds_counted() -> None:
+    """4 d² parameters (4 d more with biases) and 4 n d² multiply-adds, counted one by one."""
+    claim(PAGE, r"\(4\,d_{model}^2\) numbers, whatever the number of heads")
+    claim(PAGE, r"add a bias vector to each, \(4\,d_{model}\) more")
+    claim(PAGE, r"ones: \(4\,n\,d_{model}^2\) multiply-adds, growing with the length \(n\).")
+    claim(PAGE, r"Parameters: \(4\,d_{model}^2\) (without biases), whatever \(h\) is.")
+    claim(PAGE, r"Cost per layer: \(4\,n\,d_{model}^2\) for the projections")
+    from attention_ref.minilm import load_minilm
+
+    layer = load_minilm().layers[0]  # all-MiniLM-L6-v2's first attention layer
+    d = 384
+    matrices = (layer.w_q, layer.w_k, layer.w_v, layer.w_o)
+    assert all(w.shape == (d, d) for w in matrices)
+    assert sum(w.size for w in matrices) == 4 * d * d
+    assert sum(b.size for b in (layer.b_q, layer.b_k, layer.b_v, layer.b_o)) == 4 * d
+
+    def multiply_adds(n: int, d: int) -> int:  # x (n, d) @ W (d, d), four times, by a loop
+        count = 0
+        for _ in range(4):
+            for _row in range(n):
+                for _col in range(d):
+                    count += d  # one row times one column: d multiply-adds
+        return count
+
+    for n, width in ((3, 4), (5, 2), (7, 6)):
+        assert multiply_adds(n, width) == 4 * n * width * width

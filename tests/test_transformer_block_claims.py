@@ -586,3 +586,30 @@ def test_the_practice_block_ends_with_a_norm(monkeypatch: pytest.MonkeyPatch) ->
     # eps = 1e-12 in the norm: the variance is v / (v + eps), 1 to about 1e-11
     np.testing.assert_allclose(rows.mean(axis=1), 0.0, atol=1e-9)
     np.testing.assert_allclose(rows.var(axis=1), 1.0, atol=1e-9)
+
+
+def test_a_blocks_linear_and_quadratic_work_counted_from_its_weights(model: MiniLM) -> None:
+    """The coefficients of the cost formulas, counted from all-MiniLM-L6-v2's matrices."""
+    claim(PAGE, r"It has two matrices of \(d_{model} \times 4\,d_{model}\), that is")
+    claim(
+        PAGE,
+        r"per token, \(4\,d_{model}^2\) multiply-adds for the four projections and "
+        r"\(8\,d_{model}^2\) for the feed-forward network, \(12\,n\,d_{model}^2\) in all.",
+    )
+    claim(
+        PAGE,
+        r"The part that grows with \(n^2\) is the scores and the mixing of the values, "
+        r"\(2\,n^2 d_{model}\).",
+    )
+    claim(PAGE, r"Cost: \(12\,n\,d_{model}^2\) linear against \(2\,n^2 d_{model}\) for attention")
+    d, h = 384, 12
+    layer = model.layers[0]  # EncoderLayerWeights
+    assert layer.w_1.shape == (d, 4 * d) and layer.w_2.shape == (4 * d, d)
+    # a token's row times a (rows, cols) matrix: rows * cols multiply-adds
+    projections = sum(w.size for w in (layer.w_q, layer.w_k, layer.w_v, layer.w_o))
+    ffn = layer.w_1.size + layer.w_2.size
+    assert (projections, ffn) == (4 * d * d, 8 * d * d)
+    n = 10
+    scores = h * n * n * (d // h)  # every query with every key, in every head
+    mixing = h * n * n * (d // h)  # every weight times a value row of its head
+    assert n * (projections + ffn) == 12 * n * d * d and scores + mixing == 2 * n * n * d
