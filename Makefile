@@ -105,7 +105,7 @@ CLAIM_TESTS = $(shell grep -l -e '^from testbed[.]claims import' -e '^import tes
 TEST_DOCS = docs README.md attention_ref site_build testbed tests/test_snippets.py \
 	tests/test_sybil_docs.py tests/test_attention_ref.py tests/test_attention_ref_errors.py \
 	tests/test_multi_head.py tests/test_practice.py tests/test_practice_guard.py \
-	tests/test_widget_data.py tests/test_training_data.py $(CLAIM_TESTS)
+	tests/test_widget_data.py tests/test_training_data.py tests/test_numerals.py $(CLAIM_TESTS)
 .PHONY: test-docs
 test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no build, no browser
 	$(BIN)/pytest -q -m "not browser and not build and not venv" $(sort $(TEST_DOCS))
