@@ -69,7 +69,7 @@ build: install ## Build the site strictly into site/
 
 # A live preview skips the raw-HTML link check (htmlproofer): it costs about 0.2 s of every
 # rebuild, and `make build` and `make test` still run it. `--dirty` renders again only the
-# pages that changed: hooks/fast_rebuild.py judges that by the content of each page and
+# pages that changed: hooks/build.py judges that by the content of each page and
 # of what it includes (never by file times) and keeps the search index whole. Bytecode
 # goes to .cache/pycache/, outside the watched folders (a __pycache__ written into
 # snippets/ would start another rebuild), so that the modules a rebuild imports again
@@ -105,7 +105,7 @@ CLAIM_TESTS = $(shell grep -l -e '^from testbed[.]claims import' -e '^import tes
 TEST_DOCS = docs README.md attention_ref site_build testbed tests/test_snippets.py \
 	tests/test_sybil_docs.py tests/test_attention_ref.py tests/test_attention_ref_errors.py \
 	tests/test_multi_head.py tests/test_practice.py tests/test_practice_guard.py \
-	tests/test_widget_data.py tests/test_training_data.py $(CLAIM_TESTS)
+	tests/test_widget_data.py tests/test_training_data.py tests/test_numerals.py $(CLAIM_TESTS)
 .PHONY: test-docs
 test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no build, no browser
 	$(BIN)/pytest -q -m "not browser and not build and not venv" $(sort $(TEST_DOCS))

@@ -4,7 +4,7 @@
 :data:`DIST_INPUTS`; :func:`wheel_url` is its address on the published site;
 :func:`filled_notebook_copy` writes that address into a notebook source in place of
 :data:`WHEEL_MARKER` (:func:`fill_notebook`), so that the downloaded notebook installs
-``attention_ref`` from the site it came from. ``hooks/downloads.py`` wires them in.
+``attention_ref`` from the site it came from. ``hooks/build.py`` wires them in.
 
 Examples
 --------

@@ -1,7 +1,7 @@
 """Build the practice editor bundle (CodeMirror 6) with esbuild, cached by content hash.
 
 esbuild bundles and minifies the entry ``site_build/editor_entry.js``, which imports the
-npm CodeMirror packages, into one ES module that ``hooks/practice.py`` adds to the site.
+npm CodeMirror packages, into one ES module that ``hooks/build.py`` adds to the site.
 The cache key covers everything that can change the output: the entry's bytes,
 ``package-lock.json`` (the exact package versions) and esbuild's options, so a second
 build costs a file read.

@@ -9,13 +9,14 @@ runs leaves HTML written *after* the sources it no longer matches, and an includ
 
 * :func:`digest_files` hashes files by name and bytes;
 * :func:`page_inputs` lists what a page is made from: its source and every file it
-  includes (:func:`included_files`, partials followed); files every page depends on
+  includes (:func:`site_build.page.included_files`, partials followed); files every page depends on
   (``mkdocs.yml``, the theme's overrides, the build's code) are hashed once, apart;
-* the hook (``hooks/fast_rebuild.py``) keeps, for each built file, the digest of the
-  inputs it was last built from, and removes the built file of every source whose
-  inputs' digest differs now. MkDocs' dirty build then makes it again, as it makes
-  any missing output. The digest is taken before MkDocs reads the sources, so a file
-  that changes during a build has a digest that differs at the next one.
+* :class:`DirtyRebuild` (wired to MkDocs' events by ``hooks/build.py``) keeps, for each
+  built file, the digest of the inputs it was last built from, and removes the built
+  file of every source whose inputs' digest differs now. MkDocs' dirty build then
+  makes it again, as it makes any missing output. The digest is taken before MkDocs
+  reads the sources, so a file that changes during a build has a digest that differs
+  at the next one.
 
 Two more pieces keep a dirty build whole:
 
@@ -39,23 +40,27 @@ And two that spare work MkDocs would repeat at each rebuild:
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import jinja2
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
 
 from site_build.mkdocs_files import LIVE_PACKAGES, files_signature, sources_signature
-from site_build.output_source import INCLUDE
+from site_build.page import included_files
 
-#: How deep partials may include partials before the walk stops (a cycle, most likely).
-MAX_DEPTH = 8
 #: The start of the warning MkDocs logs at every dirty build.
 DIRTY_WARNING = "A 'dirty' build is being performed"
 
 T = TypeVar("T")
 _made: dict[str, tuple[Any, Any]] = {}
+log = logging.getLogger("mkdocs.hooks.fast_rebuild")
 
 
 def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
@@ -82,46 +87,6 @@ def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
     return digest.hexdigest()
-
-
-def included_files(text: str, read: Callable[[str], str | None], depth: int = 0) -> set[str]:
-    """Every file that ``text`` includes with ``--8<--``, the partials' own includes too.
-
-    Parameters
-    ----------
-    text : str
-        A page's Markdown as written.
-    read : callable
-        Returns a file's text from its path as the include names it (relative to the
-        project's root), or None if there is no such file.
-    depth : int
-        How many partials deep ``text`` is (the walk stops at :data:`MAX_DEPTH`).
-
-    Returns
-    -------
-    set of str
-        The included paths, without their ``:section`` or ``:line`` suffixes; a missing
-        file is listed too (the build then reports it).
-
-    Examples
-    --------
-    >>> files = {"docs/partials/p.md": '--8<-- "snippets/b.py:show"\\n'}
-    >>> page = 'Text.\\n\\n--8<-- "snippets/a.py:3:5"\\n\\n--8<-- "docs/partials/p.md"\\n'
-    >>> sorted(included_files(page, files.get))
-    ['docs/partials/p.md', 'snippets/a.py', 'snippets/b.py']
-    """
-    found: set[str] = set()
-    for line in text.split("\n"):
-        match = INCLUDE.match(line)
-        if not match:
-            continue
-        path = match["target"].partition(":")[0]
-        found.add(path)
-        if path.endswith(".md") and depth < MAX_DEPTH:
-            inner = read(path)
-            if inner is not None:
-                found |= included_files(inner, read, depth + 1)
-    return found
 
 
 def page_inputs(source: Path, root: Path) -> list[Path]:
@@ -315,3 +280,109 @@ def with_template_cache(env: jinja2.Environment, cache_dir: Path) -> jinja2.Envi
     """
     cache_dir.mkdir(parents=True, exist_ok=True)
     return env.overlay(bytecode_cache=jinja2.FileSystemBytecodeCache(str(cache_dir)))
+
+
+@dataclass
+class _Build:
+    """What one build noted: the previous index, each source's digest, the pages rendered."""
+
+    index: dict[str, Any] | None = None
+    digests: dict[str, str] = field(default_factory=dict)  # src_uri -> inputs' digest
+    outputs: dict[str, Path] = field(default_factory=dict)  # src_uri -> built file
+    pages: list[str] = field(default_factory=list)  # every page's src_uri
+    rendered: dict[str, str] = field(default_factory=dict)  # src_uri -> URL, rendered now
+
+
+@dataclass
+class DirtyRebuild:
+    """``mkdocs serve --dirty`` renders what changed, judged by content (the module's doc).
+
+    One object lasts as long as the process (``mkdocs serve`` builds again and again in
+    it): ``made_from`` keeps, for each site folder, each source's ``src_uri`` and the
+    digest its built file was made from. Its methods are called from MkDocs' events:
+
+    * :meth:`start` (``on_pre_build``): keep the previous search index;
+    * :meth:`judge` (``on_files``, last): digest each page's and file's inputs and remove
+      the built file of each one whose digest is new, so MkDocs makes it again;
+    * :meth:`rendered` (``on_pre_page``): note the page rendered;
+    * :meth:`finish` (``on_post_build``, after the search plugin): note what each built
+      file was made from, and merge the rebuilt pages into the previous search index.
+
+    A full build renders every page, and then none of this changes anything.
+    """
+
+    made_from: dict[str, dict[str, str]] = field(default_factory=dict)
+    build: _Build = field(default_factory=_Build)
+
+    def __post_init__(self) -> None:
+        quiet_dirty_warning()
+
+    @staticmethod
+    def _index_path(config: MkDocsConfig) -> Path:
+        return Path(config.site_dir) / "search" / "search_index.json"
+
+    @staticmethod
+    def _shared(config: MkDocsConfig, root: Path, pages: list[str]) -> str:
+        """A digest of what every page depends on, and of the list of pages (the navigation)."""
+        theme = [Path(config.theme.custom_dir)] if config.theme.custom_dir else []
+        # The build's own code shapes every page too; its __pycache__ does not.
+        folders = [root / "hooks", root / "site_build"]
+        code = [p for folder in folders for p in sorted(folder.glob("*.*"))]
+        snippets = config.mdx_configs.get("pymdownx.snippets", {})
+        appended = [root / name for name in snippets.get("auto_append", [])]
+        files = [Path(config.config_file_path), *theme, *code, *appended]
+        return digest_files(files, root) + "\n".join(pages)
+
+    def start(self, config: MkDocsConfig) -> None:
+        path = self._index_path(config)
+        self.build = _Build(index=json.loads(path.read_text("utf-8")) if path.is_file() else None)
+
+    def judge(self, files: Files, config: MkDocsConfig) -> Files:
+        build = self.build
+        root = Path(config.config_file_path).parent  # where includes are found from
+        docs = Path(config.docs_dir)
+        sources: dict[str, list[Path]] = {}
+        for f in files:
+            if not f.abs_src_path or f.inclusion.is_excluded():  # type: ignore[no-untyped-call]
+                continue  # made from content (always written), or not built (partials)
+            source = Path(f.abs_src_path)
+            if not f.is_documentation_page():
+                if source.is_relative_to(docs):  # not the theme's files or the vendored ones
+                    build.outputs[f.src_uri] = Path(f.abs_dest_path)
+                    sources[f.src_uri] = [source]
+                continue
+            # A page, from docs/ or from a copy the build made (the notebook's, in .cache/).
+            build.outputs[f.src_uri] = Path(f.abs_dest_path)
+            build.pages.append(f.src_uri)
+            sources[f.src_uri] = page_inputs(source, root)
+            if source.suffix != ".md":  # a notebook: executed with attention_ref at build time
+                sources[f.src_uri] += sorted((root / "attention_ref").glob("*.py"))
+        shared = self._shared(config, root, build.pages)
+        made_from = self.made_from.get(config.site_dir, {})
+        build.digests, todo = stale(sources, made_from, root, shared)
+        for src in todo:
+            build.outputs[src].unlink(missing_ok=True)  # MkDocs makes a missing output again
+        return files
+
+    def rendered(self, page: Page) -> None:
+        self.build.rendered[page.file.src_uri] = page.url
+
+    def finish(self, config: MkDocsConfig) -> None:
+        build = self.build
+        # Every built file that exists now was made from its sources as they were when they
+        # were hashed, or later: a change after the hashing shows at the next build.
+        self.made_from[config.site_dir] = {
+            src: digest for src, digest in build.digests.items() if build.outputs[src].is_file()
+        }
+        if set(build.rendered) >= set(build.pages):
+            return  # a full build: the search plugin's index is whole
+        path = self._index_path(config)
+        current = json.loads(path.read_text("utf-8"))
+        merged = merge_search_index(build.index, current, build.rendered.values())
+        path.write_text(json.dumps(merged, separators=(",", ":")), encoding="utf-8")
+        log.info(
+            "Rebuilt %d of %d pages (%s); the others are unchanged.",
+            len(build.rendered),
+            len(build.pages),
+            ", ".join(build.rendered) or "none",
+        )

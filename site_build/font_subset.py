@@ -2,7 +2,7 @@
 
 Each KaTeX font holds every glyph TeX may ask of it, while a page of this site shows about
 a hundred distinct characters in its formulas, and the first screen of a lesson waits for
-three of those fonts (71 KB of woff2). ``hooks/math.py`` calls :func:`subset_fonts` on the
+three of those fonts (71 KB of woff2). ``hooks/build.py`` calls :func:`subset_fonts` on the
 built pages, so the site serves woff2 fonts that hold exactly the glyphs its formulas can
 use: the characters of KaTeX's visible HTML (``span.katex-html``, where every glyph of a
 typeset formula is a text character) and :data:`ALWAYS`. The hidden MathML copy is for
@@ -19,7 +19,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from site_build.cache import ContentCache, content_key
-from site_build.katex_render import element_insides
 
 #: Always kept: what KaTeX's stylesheet writes itself, "(" and ")" around the digits of
 #: an equation number (``.eqn-num:before``), and the space.
@@ -27,6 +26,32 @@ ALWAYS = frozenset("() 0123456789")
 
 _VISIBLE = re.compile(r'<span class="katex-html"[^>]*>')
 _TAG = re.compile(r"<[^>]*>")
+
+
+def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple[int, int]]:
+    """(start, end) of the inside of every element whose start tag matches ``opening``.
+
+    Its end is the ``</tag>`` that closes it, counting the ``<tag>`` elements nested in it.
+    Raises ``ValueError`` for an element that is never closed.
+
+    Examples
+    --------
+    >>> page = '<p><span class="k"><span>a</span>b</span>c</p>'
+    >>> [page[s:e] for s, e in element_insides(page, re.compile('<span class="k">'), "span")]
+    ['<span>a</span>b']
+    """
+    tags = re.compile(rf"<{tag}\b[^>]*>|</{tag}\s*>")
+    spans = []
+    for start in opening.finditer(page):
+        depth = 1
+        for found in tags.finditer(page, start.end()):
+            depth += -1 if found.group().startswith("</") else 1
+            if depth == 0:
+                spans.append((start.end(), found.start()))
+                break
+        else:
+            raise ValueError(f"<{tag}> at character {start.start()} has no closing </{tag}>")
+    return spans
 
 
 def katex_characters(page: str) -> set[str]:

@@ -3,7 +3,7 @@
 Each head of the site's record (:func:`site_build.heatmap_data.model_record`, all
 6 x 12 heads of all-MiniLM-L6-v2 on two sentences) gets the role
 :func:`attention_ref.head_roles.head_role` gives its weights (the roles, their names and
-the rule are defined there, once); ``hooks/heatmap_data.py`` ships the result as
+the rule are defined there, once); ``hooks/build.py`` ships the result as
 :data:`HEAD_ROLES_JSON_PATH` for the heads widget and the figure's caption.
 """
 

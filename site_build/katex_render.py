@@ -27,10 +27,13 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_build.cache import ContentCache, content_key
+from site_build.font_preload import fonts_to_preload, preload_links
+from site_build.font_subset import element_insides, subset_fonts
+from site_build.vendor import KATEX_DEST
 
 #: KaTeX options of every formula (``displayMode`` is set per formula). ``throwOnError``
 #: makes a bad formula an error instead of red text; ``htmlAndMathml`` gives screen
@@ -81,36 +84,14 @@ def _formula(match: re.Match[str]) -> Formula:
     return Formula(html_lib.unescape(tex).strip(), display=inline is None)
 
 
-def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple[int, int]]:
-    """(start, end) of the inside of every element whose start tag matches ``opening``.
-
-    Its end is the ``</tag>`` that closes it, counting the ``<tag>`` elements nested in it.
-    Raises :class:`KatexError` for an element that is never closed.
-
-    Examples
-    --------
-    >>> page = '<p><span class="k"><span>a</span>b</span>c</p>'
-    >>> [page[s:e] for s, e in element_insides(page, re.compile('<span class="k">'), "span")]
-    ['<span>a</span>b']
-    """
-    tags = re.compile(rf"<{tag}\b[^>]*>|</{tag}\s*>")
-    spans = []
-    for start in opening.finditer(page):
-        depth = 1
-        for found in tags.finditer(page, start.end()):
-            depth += -1 if found.group().startswith("</") else 1
-            if depth == 0:
-                spans.append((start.end(), found.start()))
-                break
-        else:
-            raise KatexError(f"<{tag}> at character {start.start()} has no closing </{tag}>")
-    return spans
-
-
 def _edit_notebook_cells(page: str, edit: Callable[[str], str]) -> str:
     """Apply ``edit`` to every text run of the notebook cells outside tags, <code>, <pre>."""
+    try:
+        cells = element_insides(page, _NOTEBOOK_CELL, "div")
+    except ValueError as error:
+        raise KatexError(f"notebook cell: {error}") from None
     out, pos = [], 0
-    for start, end in element_insides(page, _NOTEBOOK_CELL, "div"):
+    for start, end in cells:
         out.append(page[pos:start])
         verbatim = 0
         for tag in _TAG.finditer(page, start, end):
@@ -258,3 +239,65 @@ class Renderer:
         if len(results) != len(formulas):
             raise KatexError(f"{SCRIPT.name} returned {len(results)} results for {len(formulas)}")
         return results
+
+
+@dataclass
+class PageMath:
+    """Every formula of a build typeset in one node run; pages ship no KaTeX code.
+
+    ``root`` is the project's (``node_modules/katex`` is found there, and the caches go
+    in ``.cache/``). Its methods are called from MkDocs' events (``hooks/build.py``):
+
+    * :meth:`note` (``on_page_content``): note the page's formulas; the page is not
+      changed yet, so the search index keeps the TeX source;
+    * :meth:`typeset` (``on_env``, after every page's content, before any is written):
+      typeset the formulas not cached, at once;
+    * :meth:`put` (``on_post_page``): put the typeset HTML in place of the TeX, and preload
+      KaTeX's text fonts on a page whose first screen shows a formula;
+    * :meth:`subset_fonts` (``on_post_build``): KaTeX's fonts cut to the characters shown.
+
+    A formula KaTeX rejects raises :class:`KatexError`, naming the formula, KaTeX's
+    reason and the page.
+    """
+
+    root: Path
+    site_dir: str = KATEX_DEST  #: KaTeX's folder in the site
+    renderer: Renderer | None = None
+    pages: dict[Formula, list[str]] = field(default_factory=dict)  # formula -> its pages
+
+    def start(self) -> None:
+        self.renderer = Renderer(self.root, self.root / ".cache" / "katex")
+        self.pages = {}
+
+    def note(self, html: str, page: str) -> None:
+        try:
+            formulas = collect(html)
+        except KatexError as error:
+            raise KatexError(f"{page}: {error}") from None
+        for formula in formulas:
+            self.pages.setdefault(formula, []).append(page)
+
+    def typeset(self) -> None:
+        assert self.renderer is not None
+        self.renderer.render(sorted(self.pages), where=self.pages)
+
+    def put(self, output: str, page: str, relative: Callable[[str], str]) -> str:
+        """``output`` typeset; ``relative(path)`` is a site path's URL from the page."""
+        assert self.renderer is not None
+        try:
+            formulas = collect(output)
+            where = {f: [page] for f in formulas}
+            output = substitute(output, self.renderer.render(formulas, where=where))
+        except KatexError as error:
+            raise KatexError(f"{page}: {error}") from None
+        urls = [relative(f"{self.site_dir}/{font}") for font in fonts_to_preload(output)]
+        return output.replace("</head>", preload_links(urls) + "</head>", 1)
+
+    def subset_fonts(self, site: Path) -> None:
+        fonts = self.root / "node_modules" / "katex" / "dist" / "fonts"
+        pages = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))]
+        cache = ContentCache(self.root / ".cache" / "katex-fonts")
+        for name, blob in subset_fonts(pages, fonts.glob("*.woff2"), cache).items():
+            dest = site / self.site_dir / "fonts" / name
+            if not dest.is_file() or dest.read_bytes() != blob:
+                dest.write_bytes(blob)

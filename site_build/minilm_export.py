@@ -17,7 +17,7 @@ serves under :data:`EXPORT_DIR`:
   cached for ever and a corrupt copy is detected by its hash.
 
 :func:`export_files` maps site paths to bytes; :func:`cached_export` keeps them in the
-build's content-hash cache, from which ``hooks/minilm_export.py`` adds them to the build.
+build's content-hash cache, from which ``hooks/build.py`` adds them to the build.
 
 Examples
 --------

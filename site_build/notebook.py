@@ -1,7 +1,7 @@
 """Notebook helpers for the build: the ``.ipynb`` download, the page, the cache key.
 
 The notebook sources are jupytext percent ``.py`` files (clean diffs, no outputs
-committed); ``hooks/notebook.py`` wires these functions in. :func:`to_ipynb` makes the
+committed); ``hooks/build.py`` wires these functions in. :func:`to_ipynb` makes the
 ``.ipynb`` a reader downloads; :func:`polish_page` gives the page the same cell ids at
 every build and makes its code cells reachable by keyboard; :func:`environment_key`
 names mkdocs-jupyter's cache folder after the sources the notebook imports and the
@@ -17,13 +17,19 @@ True
 
 from __future__ import annotations
 
+import platform
 import re
 from collections.abc import Iterable, Mapping
+from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import jupytext  # type: ignore[import-untyped]
 
-from site_build.cache import content_key
+from site_build.cache import ContentCache, content_key
+
+#: The name of the cache entry :func:`key_jupyter_cache` points mkdocs-jupyter's cache at.
+NOTEBOOK_ENTRY = re.compile(r"notebook-[0-9a-f]+")
 
 
 def to_ipynb(source: str) -> str:
@@ -38,6 +44,11 @@ def to_ipynb(source: str) -> str:
     nb.metadata.pop("jupytext", None)
     text: str = jupytext.writes(nb, fmt="ipynb")
     return text
+
+
+def ipynb_of(source: Path) -> str:
+    """The notebook (no outputs) of the jupytext source file ``source``."""
+    return to_ipynb(source.read_text(encoding="utf-8"))
 
 
 def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str:
@@ -72,3 +83,29 @@ def polish_page(html: str) -> str:
     counter = iter(range(1 << 30))
     html = _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
     return _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)
+
+
+def key_jupyter_cache(config: Any, root: Path) -> None:
+    """Point mkdocs-jupyter's cache at a folder named by ``attention_ref`` and the versions.
+
+    mkdocs-jupyter caches an executed notebook under a hash of the notebook's own bytes,
+    so after an edit to ``attention_ref`` it would serve old outputs (and a broken
+    ``attention_ref`` would still "pass"). Its ``cache_dir`` is moved into a sub-folder
+    named after ``attention_ref``'s sources (under ``root``) and the library versions, an
+    entry of the build's content-hash cache: the new entry replaces the older ones.
+    ``config`` is MkDocs' (only its ``plugins`` are read); called again, nothing nests.
+    """
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config["cache"]:
+        return
+    base = Path(plugin.config["cache_dir"])
+    if NOTEBOOK_ENTRY.fullmatch(base.name):  # set by a call before: the folders never nest
+        base = base.parent
+    # Versions read from the installed metadata: importing matplotlib costs 0.2 s.
+    versions = {
+        "python": platform.python_version(),
+        "numpy": version("numpy"),
+        "matplotlib": version("matplotlib"),
+    }
+    key = environment_key(sorted((root / "attention_ref").glob("*.py")), versions)
+    plugin.config["cache_dir"] = str(ContentCache(base).folder_for("notebook", key))

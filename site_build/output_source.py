@@ -10,10 +10,11 @@ whose first part links to that file at the section's lines in the repository
 (``repo_url``) and whose second links to CONTRIBUTING's section on the doc tests.
 
 The sources are read from the include markers as written, the ones pymdownx.snippets
-expands: :func:`output_sources` walks a page as written, following includes of
-Markdown partials, and returns the sources of each Output block in page order; a fence
+expands: :func:`output_sources` reads a page as written with :mod:`site_build.page`
+(includes of Markdown partials followed), and returns the sources of each Output block
+in page order; a fence
 written on the page itself links to those lines of the page. :func:`insert_lines` puts
-the lines under the rendered blocks (``hooks/output_source.py`` is the wiring). A
+the lines under the rendered blocks (``hooks/build.py`` is the wiring). A
 section that does not exist, or a count of Output blocks that differs between the
 Markdown and the HTML, is an error: the build stops.
 
@@ -33,23 +34,18 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-FENCE = re.compile(r"^(?P<indent>[ \t]*(?:>[ \t]*)*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""")
-OUTPUT_TITLE = re.compile(r"""\btitle\s*=\s*["']Output["']""")
-PYTHON = frozenset({"python", "py", "python3", "py3"})
+from site_build.page import PYTHON_CODE, SourceError, fences, include_target, section_lines, walk
+
 #: The rendered Output block: pymdownx.highlight's block with the title "Output".
 OUTPUT_HTML = re.compile(
     r'<div class="highlight"><span class="filename">Output</span>.*?</code></pre></div>',
     re.DOTALL,
 )
 CLASS = "output-source"
-
-
-class SourceError(ValueError):
-    """An include names a missing file or section, or the blocks cannot be matched."""
 
 
 @dataclass(frozen=True)
@@ -78,49 +74,6 @@ class Source:
             f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
         )
         return f"{self.path} · {lines}"
-
-
-def _walk(
-    name: str, text: str, read: Callable[[str], str | None], depth: int = 0
-) -> Iterator[tuple[str, int, str]]:
-    """``(file, line number, line)`` of a page as written, partials followed in place."""
-    for number, line in enumerate(text.split("\n"), start=1):
-        match = INCLUDE.match(line)
-        target = match["target"] if match else ""
-        if target.endswith(".md") and depth < 8:
-            inner = read(target)
-            if inner is None:
-                raise SourceError(f"{name} line {number}: no file {target}")
-            yield from _walk(target, inner, read, depth + 1)
-        else:
-            yield name, number, line
-
-
-def section_lines(path: str, text: str, section: str) -> tuple[int, int]:
-    """First and last line (1-based) of named section ``section`` of ``text``.
-
-    Examples
-    --------
-    >>> section_lines("a.py", "# --8<-- [start:s]\\nx = 1\\ny = 2\\n# --8<-- [end:s]\\n", "s")
-    (2, 3)
-    >>> section_lines("a.py", "x = 1\\n", "s")
-    Traceback (most recent call last):
-    ...
-    site_build.output_source.SourceError: a.py has no section 's'
-    """
-    lines = text.split("\n")
-    start = end = None
-    for number, line in enumerate(lines, start=1):
-        if re.search(rf"-+8<-+\s*\[\s*start\s*:\s*{re.escape(section)}\s*\]", line):
-            start = number
-        elif start is not None and re.search(
-            rf"-+8<-+\s*\[\s*end\s*:\s*{re.escape(section)}\s*\]", line
-        ):
-            end = number
-            break
-    if start is None or end is None:
-        raise SourceError(f"{path} has no section {section!r}")
-    return start + 1, end - 1
 
 
 def _resolve(target: str, read: Callable[[str], str | None]) -> Source:
@@ -165,44 +118,22 @@ def output_sources(page: str, text: str, read: Callable[[str], str | None]) -> l
     reject it anyway.
     """
     blocks: list[list[Source]] = []
-    lines = list(_walk(page, text, read))
-    index = 0
     last_code: list[Source] | None = None
-    while index < len(lines):
-        name, number, line = lines[index]
-        opening = FENCE.match(line)
-        if opening is None and "<!--" in line and "-->" not in line.split("<!--", 1)[1]:
-            while index < len(lines) and "-->" not in lines[index][2]:
-                index += 1  # an HTML comment: a fence in it is not rendered
-            index += 1
-            continue
-        if opening is None:
-            if line.strip():
-                last_code = None
-            index += 1
-            continue
-        fence, info = opening["fence"], opening["info"]
-        close = index + 1
-        while close < len(lines):
-            stripped = lines[close][2].strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                break
-            close += 1
-        body = lines[index + 1 : close]
-        language = (info.strip().lstrip("{ .").split() or [""])[0].lower()
-        if language == "text" and OUTPUT_TITLE.search(info):
+    for fence in fences(walk(page, text, read)):
+        if not fence.follows:
+            last_code = None
+        if fence.is_output:
             blocks.append(last_code or [])
             last_code = None
-        elif language in PYTHON:
-            targets = [m["target"] for _, _, x in body if (m := INCLUDE.match(x))]
+        elif fence.language in PYTHON_CODE:
+            targets = [t for line in fence.body if (t := include_target(line.text))]
             if targets:
                 last_code = _merge([_resolve(t, read) for t in targets])
             else:
-                first, last = (body[0][1], body[-1][1]) if body else (number, number)
-                last_code = [Source(name, (), first, last)]
+                body = fence.body or (fence.opening,)
+                last_code = [Source(fence.opening.file, (), body[0].number, body[-1].number)]
         else:
             last_code = None
-        index = close + 1
     return blocks
 
 
@@ -320,3 +251,47 @@ def insert_cell_lines(page_html: str, lines: Sequence[str]) -> str:
         parts += [page_html[previous:end], line]
         previous = end
     return "".join([*parts, page_html[previous:]])
+
+
+def repository_urls(repo_url: str, edit_uri: str) -> tuple[str, str]:
+    """The address of the repository's files, and of CONTRIBUTING's section on the doc tests.
+
+    Examples
+    --------
+    >>> repository_urls("https://h/r/", "edit/dev/docs/")
+    ('https://h/r/blob/dev/', 'https://h/r/blob/dev/CONTRIBUTING.md#doc-tests')
+    """
+    parts = [p for p in edit_uri.split("/") if p]
+    branch = parts[1] if len(parts) > 1 and parts[0] in {"edit", "blob"} else "main"
+    blob = f"{repo_url.rstrip('/')}/blob/{branch}/"
+    return blob, f"{blob}CONTRIBUTING.md#doc-tests"
+
+
+def page_lines(root: Path, name: str, blob: str, checked: str) -> list[str] | None:
+    """The source line of each Output block of page ``name`` (a path from ``root``).
+
+    None for a page that is not Markdown written in the project (a generated one).
+    """
+    path = root / name
+    if not name.endswith(".md") or not path.is_file():
+        return None
+
+    def read(include: str) -> str | None:
+        file = root / include
+        return file.read_text(encoding="utf-8") if file.is_file() else None
+
+    blocks = output_sources(name, path.read_text(encoding="utf-8"), read)
+    return [line_html(sources, blob, checked) for sources in blocks]
+
+
+def notebook_lines(root: Path, name: str, blob: str, checked: str) -> list[str] | None:
+    """The source line of each code cell of notebook ``name`` (its jupytext source)."""
+    path = root / name
+    if not name.endswith(".py") or not path.is_file():
+        return None
+    return [
+        line_html([Source(name, (), first, last)], blob, checked).replace(
+            "checked on every change", "run on every build"
+        )
+        for first, last in cell_ranges(path.read_text(encoding="utf-8"))
+    ]

@@ -22,7 +22,7 @@ names a value in its text (``{{q}}``); every file published here has the values 
 in instead (:func:`site_build.worked_example.practice_text`), so that the browser and a
 reader's download need nothing beside the harness.
 
-``hooks/practice.py`` adds the returned files to the MkDocs build; this module only
+``hooks/build.py`` adds the returned files to the MkDocs build; this module only
 reads the sources and returns text, so it is unit-tested without MkDocs.
 
 Examples

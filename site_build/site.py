@@ -12,14 +12,28 @@ for ``self-attention.md``), by the conventions the course keeps:
 - its claims test: ``tests/test_<slug_>_claims.py``.
 
 The other pages (the home page, the notebook, the about pages) are in :data:`PAGES`
-too, in the order of ``nav:`` in ``mkdocs.yml``, which gives their titles
-(:func:`nav`). ``tests/test_site.py`` holds the model to the nav and to the files: every
-lesson in the nav in order, every nav page known here, every lesson's practice folder,
-partial and claims test present, and no practice folder that is no lesson's.
+too, in the order of the site's navigation, each with its title (and section, if it is
+in one): the build gives MkDocs its ``nav`` from here (:func:`nav_config`), so a page is
+not named a second time in ``mkdocs.yml``.
 
-The build reads the lessons from here (the practice manifests), and so do the tests
-that are about every page or every lesson (the browser tests' parameters among them):
-a new lesson is a page, its snippets, its practice folder and partial, and one line.
+A widget is one line of :data:`WIDGETS`: its name (its containers are
+``<div data-widget="NAME">``), its module under ``docs/`` (which exports
+``mount(box, data)``), the JSON files the loader fetches for it, the name read out while
+it loads, the sentence its box shows if it cannot load, its stylesheets and its pages.
+From it come the loader's map (``javascripts/widget-map.js``, generated at build time,
+:func:`widget_map_js`, which ``docs/javascripts/widgets.js`` imports), the stylesheet
+bundle's widget part (:mod:`site_build.stylesheets`) and the browser tests' widget
+parameters.
+
+``tests/test_site.py`` holds the model to the files and to the built site: every page
+under ``docs/`` known here, every lesson's practice folder, partial and claims test
+present, no practice folder that is no lesson's, every widget's module, stylesheets and
+container on its pages, and no container of a widget the model does not know.
+
+The build reads the lessons, pages and widgets from here, and so do the tests that are
+about every page, every lesson or every widget: a new lesson is a page, its snippets,
+its practice folder and partial, and one line; a new widget is a module, a partial with
+its container, and one line.
 
 Examples
 --------
@@ -34,17 +48,18 @@ Examples
 ('01_project', '02_split_heads')
 >>> [page.url for page in PAGES if not isinstance(page, Lesson)]
 ['', 'notebooks/sqrt_dk/', 'performance/']
+>>> widget = WIDGETS["training"]
+>>> widget.container, widget.pages, widget.stylesheets
+('[data-widget="training"]', ('training.md',), ('training.css',))
 """
 
 from __future__ import annotations
 
-import functools
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
-
-import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -58,9 +73,12 @@ STEP_DIR = re.compile(r"^\d\d_[a-z0-9_]+$")
 @dataclass(frozen=True)
 class Page:
     """A page of the site: ``source`` is its path under ``docs/`` (``.md``, or ``.py`` for
-    a notebook, which mkdocs-jupyter builds)."""
+    a notebook, which mkdocs-jupyter builds), ``title`` its name in the navigation and
+    ``section`` the navigation's section that holds it (``""``: none)."""
 
     source: str
+    title: str
+    section: str = ""
 
     @property
     def url(self) -> str:
@@ -81,11 +99,6 @@ class Page:
     @property
     def path(self) -> Path:
         return DOCS / self.source
-
-    @property
-    def title(self) -> str:
-        """Its title in the nav of ``mkdocs.yml``."""
-        return dict((source, title) for title, source in nav())[self.source]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,24 +144,114 @@ class Lesson(Page):
         )
 
 
+#: A widget's name: what its containers' ``data-widget`` says.
+WIDGET_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+@dataclass(frozen=True)
+class Widget:
+    """A widget: every ``<div data-widget="NAME">`` of its pages becomes one, built by
+    its module when the container comes near the screen (``docs/javascripts/widgets.js``).
+
+    ``module`` is the file under ``docs/`` that exports ``mount(box, data)``; ``data``
+    maps each key of ``data`` to ``(address, what)``: the JSON file's address under the
+    site's root (``{lesson}`` in it is the container's ``data-lesson``) and what it is,
+    for an error that names it. ``label`` is read out while it loads ("… (loading)"),
+    ``failure`` replaces the container's ``.widget__loading`` if it cannot load.
+    ``stylesheets`` are its files under ``docs/stylesheets/``, bundled in model order;
+    ``pages`` the sources of the pages that show it; ``first_control`` a selector for
+    its first control, where focus lands once it is built (the browser tests' oracle).
+    """
+
+    name: str
+    module: str
+    label: str
+    failure: str
+    pages: tuple[str, ...]
+    first_control: str
+    data: dict[str, tuple[str, str]] = field(default_factory=dict)
+    stylesheets: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not WIDGET_NAME.match(self.name):
+            raise ValueError(f"widget name {self.name!r} is not lower-case letters and -")
+        if not self.module.endswith(".js"):
+            raise ValueError(f"widget {self.name}: its module {self.module!r} is no .js file")
+        if not self.pages:
+            raise ValueError(f"widget {self.name} is on no page")
+
+    @property
+    def container(self) -> str:
+        """The CSS selector of its containers."""
+        return f'[data-widget="{self.name}"]'
+
+    def loader_entry(self) -> dict[str, Any]:
+        """What the browser's loader needs, as :func:`widget_map_js` writes it."""
+        return {
+            "label": self.label,
+            "module": self.module,
+            "data": {key: list(spec) for key, spec in self.data.items()},
+            "failure": self.failure,
+        }
+
+
 # --- the model ------------------------------------------------------------------------------
 
 #: The lessons, in the course's order: one line each.
 LESSONS = (
-    Lesson(number=0, source="tokens.md"),
-    Lesson(number=1, source="attention.md", partial="practice.md"),
-    Lesson(number=2, source="self-attention.md"),
-    Lesson(number=3, source="transformer-block.md"),
-    Lesson(number=4, source="training.md"),
-    Lesson(number=5, source="scale.md"),
+    Lesson(number=0, source="tokens.md", title="From words to vectors"),
+    Lesson(number=1, source="attention.md", title="Attention", partial="practice.md"),
+    Lesson(number=2, source="self-attention.md", title="Self-attention and multi-head attention"),
+    Lesson(number=3, source="transformer-block.md", title="The transformer block"),
+    Lesson(number=4, source="training.md", title="How attention learns"),
+    Lesson(number=5, source="scale.md", title="Generating, and attention at scale"),
 )
-#: Every page of the site, in the order of the nav.
+#: Every page of the site, in the order of the navigation.
 PAGES: tuple[Page, ...] = (
-    Page("index.md"),
+    Page("index.md", "Home"),
     *LESSONS,
-    Page("notebooks/sqrt_dk.py"),
-    Page("performance.md"),
+    Page("notebooks/sqrt_dk.py", "Try the √d_k experiment"),
+    Page("performance.md", "Performance", section="About this site"),
 )
+#: Every widget, one line each, in the order of their stylesheets in the bundle.
+WIDGETS: dict[str, Widget] = {
+    w.name: w
+    for w in (
+        Widget("heatmap", "javascripts/lib/heatmap-widget.js", label="Attention heatmap",
+               data={"attention": ("assets/data/it_attention.json", "attention data")},
+               failure="The attention data could not be loaded.",
+               stylesheets=("heatmap.css", "own-sentence.css"), pages=("attention.md",),
+               first_control="input[type=radio][value='0']"),
+        Widget("heads", "javascripts/lib/heads-widget.js", label="Every head of a layer",
+               data={"attention": ("assets/data/it_attention.json", "attention data"),
+                     "roles": ("assets/data/head_roles.json", "head roles")},
+               failure="The heads of the model could not be loaded.",
+               stylesheets=("heads.css",), pages=("self-attention.md",),
+               first_control="input[type=radio][value='0']"),
+        Widget("explorer", "javascripts/lib/explorer-widget.js", label="Query explorer",
+               data={"inputs": ("assets/data/explorer.json", "explorer data")},
+               failure="The query explorer could not be loaded.",
+               stylesheets=("explorer.css",), pages=("attention.md",),
+               first_control="select[id$='-pair']"),
+        Widget("practice", "javascripts/practice/ui.js", label="Practice exercises",
+               data={"manifest": ("practice/{lesson}/manifest.json", "list of exercises")},
+               failure="The exercises could not be loaded.",
+               stylesheets=("practice.css",), pages=tuple(x.source for x in LESSONS),
+               first_control="a[href*='pyodide']"),
+        Widget("training", "javascripts/lib/training-widget.js",
+               label="Training, checkpoint by checkpoint",
+               data={"run": ("assets/data/training.json", "training run")},
+               failure="The training run could not be loaded.",
+               stylesheets=("training.css",), pages=("training.md",),
+               first_control="input[type=range]"),
+        Widget("generate", "javascripts/lib/generate-widget.js",
+               label="Generating, letter by letter",
+               data={"model": ("assets/data/generate.json", "model weights")},
+               failure="The model's weights could not be loaded.",
+               stylesheets=("generate.css",), pages=("scale.md",),
+               first_control="input[type=text]"),
+    )
+}  # fmt: skip
 
 # --------------------------------------------------------------------------------------------
 
@@ -167,35 +270,48 @@ def lesson_of(source: str) -> Lesson:
     raise KeyError(f"no lesson has the page {source!r}: the lessons are in site_build/site.py")
 
 
-class _AnyTagLoader(yaml.SafeLoader):
-    """Reads ``mkdocs.yml`` without resolving its own tags (``!ENV``, ``!relative``)."""
-
-
-_AnyTagLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
-
-
-def _flatten(items: list[Any]) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
-    for item in items:
-        if isinstance(item, str):  # a page without a title of its own
-            found.append((item, item))
-            continue
-        for title, value in item.items():
-            if isinstance(value, list):
-                found.extend(_flatten(value))  # a section
-            else:
-                found.append((title, value))
-    return found
-
-
-@functools.cache
-def nav(config_file: Path = ROOT / "mkdocs.yml") -> tuple[tuple[str, str], ...]:
-    """``(title, source)`` of every page of ``nav:``, sections flattened, in order.
+def nav_config(pages: tuple[Page, ...] = PAGES) -> list[dict[str, Any]]:
+    """MkDocs' ``nav`` for ``pages``: ``{title: source}``, and a page with a section in
+    ``{section: [...]}`` with the pages after it in the same section.
 
     Examples
     --------
-    >>> nav()[:2]
-    (('Home', 'index.md'), ('From words to vectors', 'tokens.md'))
+    >>> nav_config()[:2]
+    [{'Home': 'index.md'}, {'From words to vectors': 'tokens.md'}]
+    >>> nav_config()[-1]
+    {'About this site': [{'Performance': 'performance.md'}]}
     """
-    config = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_AnyTagLoader)
-    return tuple(_flatten(config["nav"]))
+    nav: list[dict[str, Any]] = []
+    open_section: list[dict[str, str]] | None = None
+    for page in pages:
+        item = {page.title: page.source}
+        if not page.section:
+            nav.append(item)
+            open_section = None
+        elif open_section is not None and page.section in nav[-1]:
+            open_section.append(item)
+        else:
+            open_section = [item]
+            nav.append({page.section: open_section})
+    return nav
+
+
+#: Where the build publishes the loader's map, next to ``javascripts/widgets.js``.
+WIDGET_MAP = "javascripts/widget-map.js"
+
+
+def widget_map_js(widgets: dict[str, Widget] = WIDGETS) -> str:
+    """The module ``docs/javascripts/widgets.js`` imports: ``WIDGETS``, name -> entry
+    (:meth:`Widget.loader_entry`), addresses from the site's root.
+
+    Examples
+    --------
+    >>> text = widget_map_js()
+    >>> text.splitlines()[-1][:40]
+    'export const WIDGETS = {"heatmap": {"lab'
+    """
+    entries = {name: widget.loader_entry() for name, widget in widgets.items()}
+    return (
+        "// Generated by the build from WIDGETS of site_build/site.py: edit the model there.\n"
+        f"export const WIDGETS = {json.dumps(entries, ensure_ascii=False)};\n"
+    )

@@ -3,7 +3,7 @@
 Each widget and fix keeps its own file in ``docs/stylesheets/`` (one file per concern,
 easy to review), but a page that links five stylesheets waits for five render-blocking
 requests. :func:`bundle` joins them in the order of :data:`SOURCES` and minifies the
-result with esbuild (from the npm lock file); ``hooks/stylesheets.py`` puts it in the
+result with esbuild (from the npm lock file); ``hooks/build.py`` puts it in the
 site as :data:`BUNDLE` and leaves the separate files out. :func:`sources` puts the
 stylesheet the build writes itself first: the heat scale of
 :mod:`site_build.heat_scale`, as custom properties that the widgets read.
@@ -16,21 +16,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from site_build import heat_scale
+from site_build.site import WIDGETS
 
 ROOT = Path(__file__).resolve().parent.parent
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-#: The stylesheets of ``docs/`` that every page loads, in cascade order.
+#: The stylesheets of ``docs/`` that every page loads, in cascade order: the site's own
+#: rules, each widget's files in the order of the site model (``WIDGETS`` of
+#: ``site_build/site.py``), then the rules that may override a widget's.
 SOURCES = (
     "stylesheets/extra.css",
     "stylesheets/theme-fixes.css",
     "stylesheets/widget.css",
-    "stylesheets/heatmap.css",
-    "stylesheets/own-sentence.css",
-    "stylesheets/heads.css",
-    "stylesheets/explorer.css",
-    "stylesheets/practice.css",
-    "stylesheets/training.css",
-    "stylesheets/generate.css",
+    *(f"stylesheets/{name}" for widget in WIDGETS.values() for name in widget.stylesheets),
     "stylesheets/output-source.css",
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).

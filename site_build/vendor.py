@@ -2,7 +2,7 @@
 
 The site makes no request to a CDN: KaTeX's stylesheet and fonts, Pyodide's core and the
 browser model's tokenizer are copied from ``node_modules/`` into ``site/vendor/...`` at
-build time by ``hooks/vendor.py``, as :func:`plan_copies` lists them from the table
+build time by ``hooks/build.py``, as :func:`plan_copies` lists them from the table
 :data:`ASSETS`. To ship another package, add one :class:`Asset` row.
 """
 

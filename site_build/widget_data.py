@@ -4,7 +4,7 @@ The explorer (``docs/javascripts/lib/explorer-widget.js``) never types a number 
 lesson in itself: it starts from the worked example exported here, whose inputs are read
 from their one source, ``snippets/worked_example.py`` (:mod:`site_build.worked_example`),
 at every build, and whose steps are computed by :mod:`attention_ref`.
-``hooks/widget_data.py`` adds the JSON to the site as :data:`EXPLORER_JSON_PATH`.
+``hooks/build.py`` adds the JSON to the site as :data:`EXPLORER_JSON_PATH`.
 
 Examples
 --------

@@ -37,21 +37,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-import markdown
-
-from testbed.sybil_docs import (
-    _mkdocs_yml,
-    _page_src_path,
-    _plain,
-    expand_includes,
-    snippets_importable,
-)
+from site_build.page import render_html
+from testbed.sybil_docs import snippets_importable
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "mkdocs.yml"
 DOCS = ROOT / "docs"
 SNIPPETS = ROOT / "snippets"
-_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 
 
 class _Text(HTMLParser):
@@ -85,20 +77,6 @@ def visible_text(html: str) -> str:
     return " ".join("".join(parser.parts).split())
 
 
-def _extensions(page: Path) -> tuple[list[str], dict[str, Any]]:
-    config = _mkdocs_yml(CONFIG.resolve(), _page_src_path(CONFIG, page))
-    names: list[str] = []
-    settings: dict[str, Any] = {}
-    for entry in config.get("markdown_extensions", []):
-        if isinstance(entry, dict):
-            for name, options in entry.items():
-                names.append(name)
-                settings[name] = dict(_plain(options or {}))
-        else:
-            names.append(str(entry))
-    return names, settings
-
-
 @functools.cache
 def page_html(page: str) -> str:
     """The HTML of ``docs/<page>`` as rendered (includes expanded), before the theme.
@@ -109,10 +87,7 @@ def page_html(page: str) -> str:
     path = ROOT / page if page == "README.md" else DOCS / page
     if not path.is_file():
         raise FileNotFoundError(f"no page {page!r} (looked for {path.relative_to(ROOT)})")
-    text = _FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1)
-    expanded = expand_includes(text, CONFIG, path)
-    names, settings = _extensions(path)
-    return str(markdown.Markdown(extensions=names, extension_configs=settings).convert(expanded))
+    return render_html(CONFIG, path)
 
 
 @functools.cache

@@ -2,9 +2,10 @@
 
 Every page's code is run exactly as the doc tests run it (``conftest.py``): the page
 as rendered, includes expanded, one namespace per page, fences in order
-(:mod:`testbed.sybil_docs`). Each ```` ```text title="Output" ```` block whose text
-differs from what its code printed (compared as the doc test compares) is rewritten in
-the file where it is written: the page, the partial that holds it, or ``README.md``.
+(:mod:`testbed.sybil_docs`; the page is read by :mod:`site_build.page`). Each
+```` ```text title="Output" ```` block whose text differs from what its code printed
+(compared as the doc test compares) is rewritten in the file where it is written: the
+page, the partial that holds it, or ``README.md``.
 Only the lines between the block's two fences change; every other byte stays.
 
 The pages are run twice, in two processes with different hash seeds, at once; a
@@ -57,14 +58,13 @@ from pathlib import Path
 
 from sybil.example import SybilFailure
 
+from site_build.page import FENCE, is_output_fence
 from testbed.sybil_docs import (
-    FENCE_OPENING,
     PAGE_EXCLUDES,
     PAGE_PATTERNS,
     PythonWithOutput,
     RenderedMarkdownDocument,
     expanded_line,
-    is_output_fence,
     line_of,
     orphan_output,
     page_parsers,
@@ -238,7 +238,7 @@ def run_twice(root: Path, pages: Sequence[str]) -> tuple[list[PageRun], list[Pag
 
 def content_prefix(opening: str) -> str:
     """The prefix of the lines inside a fence opened by ``opening`` (list markers as spaces)."""
-    match = FENCE_OPENING.match(opening)
+    match = FENCE.match(opening)
     prefix = match["indent"] if match else ""
     return re.sub(r"[-*+]|\d+[.)]", lambda m: " " * len(m.group()), prefix)
 
@@ -380,8 +380,11 @@ def apply(root: Path, rewrites: list[Rewrite]) -> list[str]:
             eol = "\r" if opening.endswith("\r") else ""
             prefix = content_prefix(opening.rstrip("\r"))
             current = [line.rstrip("\r") for line in lines[block.open_line : block.close_line - 1]]
-            if not is_output_fence(opening.strip().lstrip(">-*+0123456789.) \t`~")) or (
-                _normalise("\n".join(_strip_prefix(x, prefix) for x in current)) != rewrite.old
+            fence = FENCE.match(opening.rstrip("\r"))
+            if (
+                fence is None
+                or not is_output_fence(fence["info"])
+                or (_normalise("\n".join(_strip_prefix(x, prefix) for x in current)) != rewrite.old)
             ):
                 problems.append(f"{block.where}: the file changed while make outputs ran")
                 continue

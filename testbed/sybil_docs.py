@@ -25,148 +25,44 @@ Two pieces, wired up in the root ``conftest.py``:
       that printed it, and the hint ``make outputs``, which rewrites stale blocks
       (``testbed/outputs.py``).
 
-Examples
---------
->>> fence_language('python title="worked_example.py"')
-'python'
->>> fence_language('{ .pycon linenums="1" }')
-'pycon'
->>> is_output_fence('text title="Output"'), is_output_fence("text")
-(True, False)
+The page itself (its includes expanded, the source map back to the files as written,
+the fence syntax) is read by :mod:`site_build.page`, as the build reads it.
 """
 
 from __future__ import annotations
 
 import doctest
-import functools
 import io
-import os
 import re
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, NamedTuple
+from typing import Any
 
-import markdown
-from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 from sybil import Document, Example, Region, Sybil
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.parsers.abstract.doctest import DocTestStringParser
 from sybil.parsers.markdown import SkipParser
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
-#: Info-string languages that are executed as Python code.
-PYTHON_CODE = frozenset({"python", "py", "python3", "py3"})
-#: Info-string languages that are doctest sessions (``>>>`` prompts and output).
-PYTHON_SESSION = frozenset({"pycon"})
-PYTHON_LIKE = PYTHON_CODE | PYTHON_SESSION
+from site_build.page import (
+    PYTHON_CODE,
+    PYTHON_SESSION,
+    SECTION_MARKER,
+    ExpandedPage,
+    Origin,
+    fence_language,
+    is_output_fence,
+)
 
 DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE
-
-_OUTPUT_TITLE = re.compile(r"""\btitle\s*=\s*["']Output["']""")
 
 #: The pages Sybil tests (globs from the repository's root); partials are tested
 #: through the pages that include them.
 PAGE_PATTERNS = ("docs/*.md", "docs/*/*.md", "README.md")
 PAGE_EXCLUDES = ("docs/partials/*",)
-
-#: A fence's opening line: optional indentation or list/quote prefix, then ``` or ~~~,
-#: then the info string (its first word is the language: :func:`fence_language`).
-FENCE_OPENING = re.compile(
-    r"^(?P<indent>[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d+[.)])[ \t]+)?)"
-    r"(?P<fence>`{3,}|~{3,})(?P<info>.*)$",
-    re.MULTILINE,
-)
-#: An inline include line, ``--8<-- "path"`` or ``--8<-- "path:section"``
-#: (pymdownx.snippets syntax); ``target`` is what is between the quotes.
-#: A pymdownx.snippets section marker, ``# --8<-- [start:name]`` or ``[end:name]``.
-SECTION_MARKER = re.compile(r"--8<-- \[(start|end):[^\]]*\]")
-INCLUDE_LINE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""", re.MULTILINE)
-
-
-def fence_language(info: str) -> str:
-    """Return the language of a fence from its info string: the first word, lowercased.
-
-    Handles ``python title="x"`` and the attribute-list form ``{ .python ... }``.
-    """
-    text = info.strip()
-    if text.startswith("{"):
-        text = text[1:].lstrip().removeprefix(".")
-    match = re.match(r"[^\s{}]*", text)
-    return match.group(0).lower() if match else ""
-
-
-def is_output_fence(info: str) -> bool:
-    """True for the block that shows what the Python block before it prints."""
-    return fence_language(info) == "text" and bool(_OUTPUT_TITLE.search(info))
-
-
-# --- Expanding the includes -----------------------------------------------------------
-
-
-@functools.cache
-def _mkdocs_yml(config_file: Path, page_src_path: str) -> dict[str, Any]:
-    # MkDocs' own YAML loader, so !ENV and !relative resolve as in a build. The
-    # placeholder config carries what the !relative tags look at when used.
-    fake = SimpleNamespace(
-        config_file_path=str(config_file),
-        docs_dir=str(config_file.parent / "docs"),
-        _current_page=SimpleNamespace(file=SimpleNamespace(src_path=page_src_path)),
-    )
-    loader = get_yaml_loader(config=fake)  # type: ignore[arg-type]
-    config = yaml_load(config_file.read_text(encoding="utf-8"), loader=loader)
-    fake.docs_dir = str(config_file.parent / str(config.get("docs_dir", "docs")))
-    return config
-
-
-def _plain(value: Any) -> Any:
-    """Turn MkDocs' path placeholders (os.PathLike) into plain strings, recursively."""
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def snippet_settings(config_file: Path, page: Path) -> dict[str, Any]:
-    """Return the ``pymdownx.snippets`` settings of ``mkdocs.yml`` for ``page``."""
-    config = _mkdocs_yml(config_file.resolve(), _page_src_path(config_file, page))
-    for entry in config.get("markdown_extensions", []):
-        if entry == "pymdownx.snippets":
-            return {}
-        if isinstance(entry, dict) and "pymdownx.snippets" in entry:
-            return dict(_plain(entry["pymdownx.snippets"] or {}))
-    raise ValueError(f"{config_file} does not enable pymdownx.snippets in markdown_extensions")
-
-
-def _page_src_path(config_file: Path, page: Path) -> str:
-    docs_dir = config_file.resolve().parent / "docs"
-    try:
-        return page.resolve().relative_to(docs_dir).as_posix()
-    except ValueError:
-        return page.name
-
-
-def expand_includes(text: str, config_file: Path, page: Path, *, auto_append: bool = True) -> str:
-    """Expand ``--8<--`` includes exactly as the MkDocs build does (pymdownx.snippets).
-
-    ``auto_append=False`` leaves out the files the settings append to every text (the
-    glossary): what a single line of the page expands to, for the line maps.
-    """
-    settings = snippet_settings(config_file, page)
-    if not auto_append:
-        settings.pop("auto_append", None)
-    md = markdown.Markdown(
-        extensions=["pymdownx.snippets"],
-        extension_configs={"pymdownx.snippets": settings},
-    )
-    lines = md.preprocessors["snippet"].run(text.split("\n"))
-    return "\n".join(lines)
 
 
 def snippets_importable(root: Path) -> None:
@@ -181,158 +77,40 @@ def snippets_importable(root: Path) -> None:
         sys.path.append(folder)
 
 
-def find_config_file(start: Path) -> Path:
-    """Find ``mkdocs.yml`` in ``start`` or one of its parents."""
-    for folder in [start, *start.parents]:
-        candidate = folder / "mkdocs.yml"
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"no mkdocs.yml above {start}")
-
-
-class Origin(NamedTuple):
-    """Where one line of an expanded page is written.
-
-    ``file`` is a path from the project's root (the folder of ``mkdocs.yml``) and
-    ``line`` a 1-based line of it. ``include`` is ``None`` for a line written in
-    ``file`` itself, or the target of the ``--8<--`` line ``line`` that brought the
-    line in (a snippet, ``"snippets/x.py:section"``). Markdown files included whole
-    (partials) are followed: their lines are named by the partial, and ``via`` lists
-    the ``(file, line)`` of each include that led there, outermost first.
-    """
-
-    file: str
-    line: int
-    include: str | None = None
-    via: tuple[tuple[str, int], ...] = ()
-
-    def written(self) -> str:
-        """``"docs/partials/x.md line 39 (included by docs/attention.md line 47)"``."""
-        where = f"{self.file} line {self.line}"
-        if self.include is not None:
-            where += f" (the include of {self.include})"
-        if self.via:
-            where += " (included by " + ", ".join(f"{f} line {n}" for f, n in reversed(self.via))
-            where += ")"
-        return where
-
-
-def origins(
-    name: str, text: str, expand: Callable[[str], str], root: Path, *, _via: Any = ()
-) -> list[Origin]:
-    """The :class:`Origin` of each line of ``expand(text)``, ``text`` being file ``name``.
-
-    Each inline include line is expanded on its own to count the lines it brings in;
-    a Markdown file included whole is mapped line by line, recursively.
-
-    Examples
-    --------
-    >>> fake = {'--8<-- "a.py:s"': "x = 1\\ny = 2"}
-    >>> [tuple(o)[:3] for o in origins("p.md", 'Hi\\n--8<-- "a.py:s"', fake.get, Path("."))]
-    [('p.md', 1, None), ('p.md', 2, 'a.py:s'), ('p.md', 2, 'a.py:s')]
-    """
-    found: list[Origin] = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        match = INCLUDE_LINE.match(line)
-        if match is None:
-            found.append(Origin(name, number, None, _via))
-            continue
-        target = match["target"]
-        count = len(expand(line).split("\n"))
-        path, _, section = target.partition(":")
-        inner: list[Origin] | None = None
-        if path.endswith(".md") and not section and len(_via) < 8 and (root / path).is_file():
-            partial = (root / path).read_text(encoding="utf-8")
-            inner = origins(path, partial, expand, root, _via=(*_via, (name, number)))
-            if len(inner) != count:
-                inner = None
-        found.extend(inner or [Origin(name, number, target, _via)] * count)
-    return found
-
-
-def _appended_origins(
-    appended: list[str], settings: dict[str, Any], root: Path
-) -> list[Origin] | None:
-    """The :class:`Origin` of each line that ``auto_append`` adds after a page's own.
-
-    Each line is matched, in order, with the lines of the appended files; the blank
-    lines pymdownx.snippets puts around them are named by the file they surround.
-    None if a line matches neither.
-    """
-    files = [
-        (t, (root / t).read_text(encoding="utf-8").split("\n"))
-        for t in settings.get("auto_append", [])
-    ]
-    found: list[Origin] = []
-    at = 0  # which file
-    number = 0  # lines of it matched so far
-    for line in appended:
-        while at < len(files) and number >= len(files[at][1]):
-            at, number = at + 1, 0
-        if at < len(files) and line == files[at][1][number]:
-            number += 1
-            found.append(Origin(files[at][0], number, None))
-        elif not line.strip() and files:
-            found.append(Origin(files[min(at, len(files) - 1)][0], 0, "auto_append"))
-        else:
-            return None
-    return found
-
-
 class RenderedMarkdownDocument(Document):
     """A Markdown page with its ``--8<--`` includes expanded, as MkDocs renders it.
 
-    ``text`` is the expanded page (Sybil's line numbers count its lines);
-    ``raw_text`` keeps the file as written, and :meth:`source_line` maps a line of
-    the expanded text back to the page as written, so test ids and messages name
-    lines an author can find. ``origins`` goes further: for each expanded line, the
-    file and line where it is written, following includes of partials
-    (:class:`Origin`); ``root`` is the folder of ``mkdocs.yml``.
+    ``text`` is the expanded page (Sybil's line numbers count its lines); ``page`` is
+    :class:`site_build.page.ExpandedPage`, which maps each line of it back to the files
+    as written (``page.line_map``: the page's own line; ``page.origins``: the file and
+    line, partials followed). :meth:`source_line` and :meth:`written` name lines so that
+    test ids and messages point at lines an author can find.
     """
 
-    raw_text: str
-    root: Path
-    #: For each line of ``text`` (0-based): (line of the file as written, 1-based;
-    #: line within that line's include, 1-based, or 0 if the line is not included).
-    line_map: list[tuple[int, int]] | None
-    #: For each line of ``text`` (0-based), where it is written; None if unsure.
-    origins: list[Origin] | None
+    page: ExpandedPage
 
     @classmethod
     def parse(cls, path: str, *parsers: Any, encoding: str = "utf-8") -> Document:
-        page = Path(path)
-        raw = page.read_text(encoding=encoding)
-        config_file = find_config_file(page.resolve().parent)
-        expanded = expand_includes(raw, config_file, page)
-        document = cls(expanded, path)
-        document.raw_text = raw
-        document.root = config_file.parent
-        snippets_importable(document.root)
-
-        def expand(text: str) -> str:
-            return expand_includes(text, config_file, page, auto_append=False)
-
-        # The page's own lines, then what auto_append adds after them (the glossary):
-        # lines of the appended files, named by those files.
-        body = expand(raw)
-        appended = expanded.split("\n")[len(body.split("\n")) :]
-        tail = _appended_origins(appended, snippet_settings(config_file, page), document.root)
-        if expanded.split("\n")[: len(body.split("\n"))] != body.split("\n"):
-            tail = None
-        line_map = _line_map(raw, body, expand)
-        document.line_map = (
-            None
-            if line_map is None or tail is None
-            else line_map + [(len(raw.split("\n")), 0)] * len(tail)
-        )
-        name = _relative(page, document.root)
-        found = origins(name, raw, expand, document.root)
-        ok = tail is not None and len(found) == len(body.split("\n"))
-        document.origins = found + (tail or []) if ok else None
+        page = ExpandedPage.read(Path(path), encoding)
+        document = cls(page.text, path)
+        document.page = page
+        snippets_importable(page.root)
         for parser in parsers:
             for region in parser(document):
                 document.add(region)
         return document
+
+    @property
+    def root(self) -> Path:
+        return self.page.root
+
+    @property
+    def origins(self) -> list[Origin] | None:
+        return self.page.origins
+
+    @property
+    def line_map(self) -> list[tuple[int, int]] | None:
+        return self.page.line_map
 
     def examples(self) -> Iterator[Example]:
         """The examples, each numbered by the line of the page as written that holds it.
@@ -365,9 +143,7 @@ class RenderedMarkdownDocument(Document):
 
     def origin(self, line: int) -> Origin | None:
         """Where line ``line`` (1-based) of the expanded text is written, if known."""
-        if self.origins is None or not 1 <= line <= len(self.origins):
-            return None
-        return self.origins[line - 1]
+        return self.page.origin(line)
 
     def written(self, line: int) -> str:
         """Line ``line`` of the expanded text named as written (see :meth:`Origin.written`)."""
@@ -375,30 +151,6 @@ class RenderedMarkdownDocument(Document):
         if origin is None:
             return f"{Path(self.path).name} line {self.source_line(line)} as written"
         return origin.written()
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return path.name
-
-
-def _line_map(raw: str, expanded: str, expand: Any) -> list[tuple[int, int]] | None:
-    """Map expanded lines to (raw line, line within its include), or None if unsure.
-
-    Inline includes (``--8<-- "file"``) expand line by line, so each one is expanded
-    on its own to count the lines it brings in. If the counts do not add up (the
-    block form of includes, for instance), there is no map.
-    """
-    mapping: list[tuple[int, int]] = []
-    for number, line in enumerate(raw.split("\n"), start=1):
-        if INCLUDE_LINE.match(line):
-            count = len(expand(line).split("\n"))
-            mapping.extend((number, inner) for inner in range(1, count + 1))
-        else:
-            mapping.append((number, 0))
-    return mapping if len(mapping) == len(expanded.split("\n")) else None
 
 
 class PageSybil(Sybil):
@@ -529,39 +281,6 @@ def marked(want: str, got: str) -> str:
     return "\n".join(out)
 
 
-def written_line(document: RenderedMarkdownDocument, line: int) -> tuple[str, int] | None:
-    """The file and line where line ``line`` of the expanded page is written, snippets included.
-
-    :class:`Origin` names an included line by the ``--8<--`` line that brought it; this
-    goes one step further, into the snippet: the k-th line an include of
-    ``snippets/x.py:section`` brings is the k-th line of that section, section markers
-    left out (as pymdownx.snippets leaves them out).
-    """
-    origin = document.origin(line)
-    if origin is None:
-        return None
-    if origin.include is None:
-        return origin.file, origin.line
-    first = line - 1
-    while first > 0 and document.origin(first) == origin:
-        first -= 1
-    index = line - 1 - first  # 0-based, within what the include brought
-    path, _, section = origin.include.partition(":")
-    file = document.root / path
-    if not file.is_file():
-        return None
-    lines = file.read_text(encoding="utf-8").split("\n")
-    start, end = 0, len(lines)
-    if section:
-        starts = [i for i, t in enumerate(lines) if f"[start:{section}]" in t]
-        ends = [i for i, t in enumerate(lines) if f"[end:{section}]" in t]
-        if not starts or not ends:
-            return None
-        start, end = starts[0] + 1, ends[0]
-    body = [i for i in range(start, end) if not SECTION_MARKER.search(lines[i])]
-    return (path, body[index] + 1) if index < len(body) else None
-
-
 def raised_at(example: Example, error: BaseException) -> str | None:
     """Where in the files as written ``error`` was raised by the page's code, with context.
 
@@ -575,7 +294,7 @@ def raised_at(example: Example, error: BaseException) -> str | None:
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == example.path]
     if not frames or frames[-1].lineno is None:
         return None
-    place = written_line(document, frames[-1].lineno)
+    place = document.page.written_line(frames[-1].lineno)
     if place is None:
         return None
     path, number = place

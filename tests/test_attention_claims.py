@@ -157,6 +157,9 @@ def test_unscaled_scores_saturate_and_scaled_stay_level() -> None:
 def test_even_the_tiny_example_is_more_lopsided_unscaled(example: dict[str, Any]) -> None:
     claim(PAGE, "skipping the division makes the weights visibly more lopsided than the ones")
     claim(PAGE, "That unscaled row is also the row of the query doubled")
+    claim(PAGE, r"Even at \(d_k = 4\), skipping the division")
+    claim(PAGE, r"here \(\sqrt{d_k} = 2\).)")
+    assert len(Q) == 4 and math.sqrt(len(Q)) == 2.0  # the worked example's d_k, and its root
     unscaled = softmax(K @ Q)
     assert unscaled.max() > by_hand_weights().max()
     np.testing.assert_allclose(unscaled, attention_weights(2 * Q, K), rtol=1e-12)
@@ -265,7 +268,11 @@ def test_the_one_line_form_against_torch() -> None:
 
 
 def test_the_causal_mask_sees_positions_0_to_i() -> None:
-    claim(PAGE, "the causal mask lets position i see positions 0 to i only")
+    claim(
+        PAGE,
+        "If position i could see position i + 1, it would copy the answer, so the causal mask "
+        "lets position i see positions 0 to i only",
+    )
     assert causal_mask(4).sum(axis=1).tolist() == [1, 2, 3, 4]  # row i: i + 1 keys
     assert not causal_mask(4)[np.triu_indices(4, k=1)].any()  # nothing later
 
@@ -339,3 +346,97 @@ def test_the_counts_of_the_pages_own_lists() -> None:
     assert [line[:11] for line in worked.splitlines() if line.startswith("### Step")] == [
         f"### Step {i}:" for i in range(1, 5)
     ]
+
+
+# --- sentences whose numbers are definitions or identities, checked all the same (issue 33)
+
+
+def test_a_dot_product_is_0_at_right_angles() -> None:
+    claim(PAGE, "largest when they point the same way, 0 at right angles, negative when they")
+    q = np.array([2.0, 0.0])  # (2,)
+    angles = np.linspace(0, math.pi, 181)  # 0 to 180 degrees, one degree apart
+    dots = [float(q @ (3 * np.array([math.cos(a), math.sin(a)]))) for a in angles]
+    assert int(np.argmax(dots)) == 0  # the same way
+    assert abs(dots[90]) < 1e-12  # right angles: 6 cos(pi / 2), 6 times a rounding of 0
+    assert all(d < 0 for d in dots[91:])  # pointing apart
+
+
+def test_a_temperature_below_1_sharpens_above_1_evens_out() -> None:
+    claim(PAGE, "below 1 it sharpens the weights, above 1 it evens them out")
+    z = K @ Q  # (n_k,): the worked example's raw scores
+
+    def spread_of(t: float) -> tuple[float, float]:  # (largest weight, entropy)
+        w = softmax(z / t)
+        return float(w.max()), float(-(w * np.log(w)).sum())
+
+    (top_1, h_1) = spread_of(1.0)
+    for t in (0.25, 0.5, 0.9):
+        top, h = spread_of(t)
+        assert top > top_1 and h < h_1, t
+    for t in (1.1, 2.0, 4.0):
+        top, h = spread_of(t)
+        assert top < top_1 and h > h_1, t
+
+
+def test_the_jacobian_and_its_reach_by_hand() -> None:
+    claim(PAGE, r"where \(\delta_{ij}\) is 1 when i = j and 0 otherwise.")
+    claim(
+        PAGE,
+        r"\(\sum_i \lvert \partial p_i / \partial z_j \rvert = 2 p_j (1 - p_j)\), is what this"
+        " site calls its gradient reach",
+    )
+    p = softmax(np.array([1.5, -0.3, 0.2, 2.0]))  # (4,)
+    jac = softmax_jacobian(p)  # (4, 4)
+    for i in range(4):
+        for j in range(4):
+            delta = 1.0 if i == j else 0.0
+            assert abs(jac[i, j] - p[i] * (delta - p[j])) < 1e-15  # a product or two
+    for j in range(4):
+        reach = sum(abs(float(jac[i, j])) for i in range(4))
+        assert abs(reach - 2 * p[j] * (1 - p[j])) < 1e-15
+
+
+def test_the_variance_argument_and_its_snippet() -> None:
+    """Standard-normal entries; each product has variance 1; their sum d_k; scaled, 1."""
+    claim(PAGE, "are independent, with mean 0 and variance 1.")
+    claim(PAGE, r"is a sum of \(d_k\) products of variance 1, so its variance is \(d_k\)")
+    claim(PAGE, r"Dividing by \(\sqrt{d_k}\) brings it back to 1:")
+    source = (ROOT / "snippets" / "sqrt_dk.py").read_text(encoding="utf-8")
+    variance = source.split("[start:variance]")[1].split("[end:variance]")[0]
+    assert variance.count("rng.standard_normal(") == 2  # q and k: mean 0, variance 1
+    # Var(q_i k_i) = E[q_i²] E[k_i²] - (E[q_i] E[k_i])² = 1 · 1 - 0 = 1, by hand; sampled:
+    rng = np.random.default_rng(33)
+    q, k = rng.standard_normal((2, 4000, 64))  # (4000, d_k) each
+    products = q * k  # (4000, 64)
+    # 256,000 products of fourth moment 9: the sample variance's standard error is
+    # sqrt(8 / 256000) = 0.0056; 5 of them
+    assert abs(float(products.var()) - 1) < 0.03
+    dots = products.sum(axis=1)  # (4000,): q·k, a sum of d_k = 64 products
+    # 4000 sums: relative standard error sqrt((2 + 6/64) / 4000) = 0.023; 5 of them
+    assert abs(float(dots.var()) / 64 - 1) < 0.12
+    assert abs(float((dots / math.sqrt(64)).var()) - 1) < 0.12  # divided by sqrt(d_k)
+
+
+def test_hiding_a_key_with_minus_infinity() -> None:
+    claim(PAGE, r"\(e^{-\infty} = 0\), and the other weights add up to one again")
+    claim(PAGE, r"With the mask written as 0 (keep) or \(-\infty\) (hide) and added to the scores")
+    assert math.exp(-math.inf) == 0.0
+    keep = np.array([True, False, True])  # (n_k,)
+    additive = np.where(keep, 0.0, -np.inf)  # 0 keeps, -inf hides
+    w = softmax(by_hand_scaled() + additive)
+    assert w[1] == 0.0 and abs(float(w.sum()) - 1) < 1e-15
+    np.testing.assert_allclose(w, attention_weights(Q, K, mask=keep), rtol=1e-15)
+
+
+def test_the_practice_masks_with_minus_infinity_not_zero() -> None:
+    """Steps 6 and 7: a masked score of 0 still gets weight, e^0 = 1; minus infinity gets none."""
+    claim(PAGE, "query i may look at keys 0 to i and never at a later one")
+    claim(PAGE, r"a score of 0 still weighs \(e^0 = 1\).")
+    claim(PAGE, "A masked key must get no weight: a score of 0, or the scores multiplied by the")
+    assert math.exp(0) == 1.0
+    scaled = np.array(by_hand_scaled())  # (n_k,)
+    zeroed = softmax(np.where([True, False, True], scaled, 0.0))
+    multiplied = softmax(scaled * np.array([1.0, 0.0, 1.0]))
+    assert zeroed[1] > 0 and multiplied[1] > 0  # the masked key keeps some weight
+    mask = causal_mask(3)  # (3, 3): row i sees keys 0 to i
+    assert [np.flatnonzero(row).tolist() for row in mask] == [[0], [0, 1], [0, 1, 2]]

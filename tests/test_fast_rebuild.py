@@ -28,7 +28,6 @@ from mkdocs.config import load_config
 from site_build.fast_rebuild import (
     DIRTY_WARNING,
     digest_files,
-    included_files,
     merge_search_index,
     page_inputs,
     quiet_dirty_warning,
@@ -36,6 +35,7 @@ from site_build.fast_rebuild import (
     stale,
     with_template_cache,
 )
+from site_build.page import included_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,9 +81,41 @@ def test_an_edited_template_is_compiled_again(tmp_path: Path) -> None:
     assert compiled == ["page.html"]
 
 
-def test_the_hook_is_listed_in_mkdocs_yml() -> None:
-    text = (Path(__file__).resolve().parents[1] / "mkdocs.yml").read_text(encoding="utf-8")
-    assert "\n  - hooks/fast_rebuild.py\n" in text
+def test_the_build_hook_is_listed_in_mkdocs_yml_and_judges_the_files_last() -> None:
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "\n  - hooks/build.py\n" in text
+    hook = (ROOT / "hooks" / "build.py").read_text(encoding="utf-8")
+    for call in ["rebuild.start(", "rebuild.judge(", "rebuild.rendered(", "rebuild.finish("]:
+        assert call in hook, call
+
+
+#: The test project's hook: :class:`DirtyRebuild` wired as ``hooks/build.py`` wires it
+#: (the site's hook runs every other step of the build too, which needs the whole site).
+REBUILD_HOOK = """
+from mkdocs.plugins import event_priority
+from site_build.fast_rebuild import DirtyRebuild, with_template_cache
+from pathlib import Path
+
+rebuild = DirtyRebuild()
+
+def on_pre_build(config):
+    rebuild.start(config)
+
+@event_priority(-100)
+def on_files(files, config):
+    return rebuild.judge(files, config)
+
+def on_env(env, config, files):
+    return with_template_cache(env, Path(config.config_file_path).parent / ".cache" / "jinja")
+
+def on_pre_page(page, config, files):
+    rebuild.rendered(page)
+    return page
+
+@event_priority(-100)
+def on_post_build(config):
+    rebuild.finish(config)
+"""
 
 
 def make_dry_run(target: str) -> str:
@@ -259,9 +291,10 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "docs/code.md").write_text(
         '# Code\n\n## Shown\n\n```python\n--8<-- "snippets/shown.py"\n```\n', encoding="utf-8"
     )
+    (tmp_path / "rebuild.py").write_text(REBUILD_HOOK, encoding="utf-8")
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: t\nsite_url: http://127.0.0.1/\ntheme: {name: material}\nplugins: [search]\n"
-        f"hooks: [{ROOT / 'hooks' / 'fast_rebuild.py'}]\n"
+        "hooks: [rebuild.py]\n"
         "markdown_extensions:\n  - pymdownx.superfences\n"
         "  - pymdownx.snippets: {base_path: [!relative $config_dir], check_paths: true}\n",
         encoding="utf-8",
@@ -343,7 +376,7 @@ def on_env(env, config, files):
 """
 #: A hook of the test project: the page copied.md is built from a copy in a folder named
 #: by its content, written once (so its file time is that of its first build), as
-#: hooks/downloads.py does with the notebook.
+#: hooks/build.py does with the notebook.
 COPY_HOOK = """
 import hashlib
 from pathlib import Path
@@ -416,11 +449,11 @@ def repo(project: Path) -> Path:
     write(project / "midway.py", MIDWAY_HOOK)
     write(project / "copy_page.py", COPY_HOOK)
     config = (project / "mkdocs.yml").read_text("utf-8")
-    hooks = f"hooks: [{ROOT / 'hooks' / 'fast_rebuild.py'}]"
+    hooks = "hooks: [rebuild.py]"
     assert hooks in config
-    ours = f"hooks: [{ROOT / 'hooks' / 'fast_rebuild.py'}, midway.py, copy_page.py]"
+    ours = "hooks: [rebuild.py, midway.py, copy_page.py]"
     write(project / "mkdocs.yml", config.replace(hooks, ours) + "exclude_docs: partials/\n")
-    write(project / ".gitignore", "site/\n__pycache__/\n.copies/\n")
+    write(project / ".gitignore", "site/\n__pycache__/\n.copies/\n.cache/\n")
     set_tokens(project, "one")
     git(project, "init", "-q", "-b", "main")
     git(project, "add", "-A")

@@ -66,6 +66,13 @@ def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: E.Spread) -> 
     # For X = q·k with d standard-normal products: E[X²] = d and E[X⁴] = 3d² + 6d, so the
     # sample variance of n draws has relative standard error sqrt((2 + 6/d) / n).
     # Five standard errors: a correct implementation fails about once in 10⁵ seeds.
+    from testbed.claims import claim
+
+    claim(
+        "attention.md",
+        r"unscaled, on the line \(\operatorname{Var} = d_k\) (the pale band); divided by "
+        r"\(\sqrt{d_k}\), at 1 for every width.",
+    )
     n = spread.n_samples
     assert n == 4096
     for d, plain, scaled in zip(spread.d_k, spread.unscaled, spread.scaled, strict=True):
@@ -75,6 +82,9 @@ def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: E.Spread) -> 
 
 
 def test_unscaled_softmax_saturates_as_d_k_grows(saturation: E.Saturation) -> None:
+    from testbed.claims import claim
+
+    claim("attention.md", r"Unscaled, they head for 1 and 0 as \(d_k\) grows")
     top, h = saturation.max_unscaled, saturation.entropy_unscaled
     # Means of 512 queries: the standard error is below 0.02, so steps of -0.03 would be real.
     assert np.all(np.diff(top) > -0.03), top
@@ -130,6 +140,11 @@ def test_saturation_alt_text_ranges_are_the_data_rounded(saturation: E.Saturatio
     top, h = saturation.max_scaled[1:], saturation.entropy_scaled[1:]
     uniform = math.log(saturation.n_keys)  # 16 equal weights of 1/16: -16 (1/16) ln(1/16)
     assert abs(uniform - 4 * math.log(2)) < 1e-12
+    from testbed.claims import claim
+
+    claim("attention.md", r"(in nats: 0 when one key takes all, \(\ln 16\) when all 16 share")
+    assert float(ar.entropy(np.eye(16)[3])) == 0.0  # one key takes all
+    assert abs(float(ar.entropy(np.full(16, 1 / 16))) - uniform) < 1e-12  # 16 equal shares
     phrases = [
         f"with scaling it stays between {top.min():.2f} and {top.max():.2f} from width 2 on",
         f"with scaling it stays between {h.min():.2f} and {h.max():.2f} from width 2 on, "
@@ -147,6 +162,15 @@ def alt_texts(figure: str) -> list[str]:
 
 
 def test_captions_state_the_parameters_used() -> None:
+    from testbed.claims import claim
+
+    claim("attention.md", "The sample variance of 4096 dot products of independent")
+    claim("attention.md", "512 random queries, each over 16 random keys.")
+    claim(
+        "attention.md",
+        "of the 15 logits (scores entering the softmax) that are not the largest, over 512 "
+        "queries of 16 keys.",
+    )
     sections = dict(
         re.findall(r'<figure markdown="span" id="figure-(\w+)">(.*?)</figure>', PARTIAL, re.S)
     )

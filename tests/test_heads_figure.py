@@ -366,3 +366,18 @@ def test_frames_drawn_match_the_roles(
     for role, colour in zip(("special", "previous", "self", "next"), pal.roles, strict=True):
         assert strokes(colour, "1.6") - 2 == heads.count(role), role
     assert strokes(pal.grid, "0.7") - 2 == heads.count("mixed")
+
+
+def test_the_caption_counts_the_heads_of_each_role(roles: dict[str, Any]) -> None:
+    """The caption's counts per letter, and the 16 tokens of its rows, from the data."""
+    from collections import Counter
+
+    from testbed.claims import claim
+
+    claim("self-attention.md", "Here 34 heads are C, 1 is P, 0 are S, 1 is N and 36 are mixed.")
+    claim("self-attention.md", "rows are the 16 tokens as queries, columns the same tokens")
+    counted = Counter(head["role"] for layer in roles["tired"] for head in layer)
+    said = {"special": 34, "previous": 1, "self": 0, "next": 1, "mixed": 36}
+    assert {role: counted[role] for role in said} == said
+    assert sum(counted.values()) == 72, counted
+    assert len(H.head_grid("tired").tokens) == 16

@@ -199,9 +199,26 @@ def test_a_bad_formula_fails_the_build_naming_page_and_formula(tmp_path: Path) -
     docs.mkdir()
     (docs / "index.md").write_text("# Fine\n\nA formula: $x^2$.\n", encoding="utf-8")
     (docs / "broken.md").write_text("# Broken\n\nHere: $a + \\notacommand$.\n", encoding="utf-8")
+    # PageMath wired as hooks/build.py wires it (that hook runs the whole site's build).
+    (tmp_path / "math_hook.py").write_text(
+        "from pathlib import Path\n"
+        "from mkdocs.exceptions import PluginError\n"
+        "from site_build.katex_render import KatexError, PageMath\n"
+        f"math = PageMath(Path({str(ROOT)!r}))\n"
+        "def on_pre_build(config):\n    math.start()\n"
+        "def on_page_content(html, page, config, files):\n"
+        "    try:\n        math.note(html, page.file.src_uri)\n"
+        "    except KatexError as error:\n        raise PluginError(str(error)) from None\n"
+        "    return html\n"
+        "def on_env(env, config, files):\n"
+        "    try:\n        math.typeset()\n"
+        "    except KatexError as error:\n        raise PluginError(str(error)) from None\n"
+        "    return env\n",
+        encoding="utf-8",
+    )
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: t\n"
-        f"hooks: [{(ROOT / 'hooks' / 'math.py').as_posix()}]\n"
+        "hooks: [math_hook.py]\n"
         "markdown_extensions:\n  - pymdownx.arithmatex:\n      generic: true\n",
         encoding="utf-8",
     )

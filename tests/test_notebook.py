@@ -7,11 +7,9 @@ cell that raised, and checks what it prints against the lesson's claims.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 import jupytext  # type: ignore[import-untyped]
 import nbformat
@@ -21,7 +19,7 @@ from nbclient import NotebookClient
 from site_build.downloads import fill_notebook
 from site_build.experiments import dot_product_spread
 from site_build.figures import FIGURES
-from site_build.notebook import environment_key, to_ipynb
+from site_build.notebook import environment_key, key_jupyter_cache, to_ipynb
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "docs" / "notebooks" / "sqrt_dk.py"
@@ -127,26 +125,17 @@ def test_environment_key_follows_bytes_and_versions(tmp_path: Path) -> None:
     assert environment_key([src], {"numpy": "2.4.6"}) != key
 
 
-def load_hook() -> Any:
-    spec = importlib.util.spec_from_file_location("notebook_hook", ROOT / "hooks" / "notebook.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_hook_moves_the_jupyter_cache_into_a_keyed_folder(tmp_path: Path) -> None:
-    hook = load_hook()
     base = tmp_path / "mkdocs-jupyter"
     older = base / f"notebook-{'0' * 20}"  # left by an older attention_ref
     older.mkdir(parents=True)
     plugin = SimpleNamespace(config={"cache": True, "cache_dir": str(base)})
     config = SimpleNamespace(plugins={"mkdocs-jupyter": plugin})
-    hook.on_config(config)
+    key_jupyter_cache(config, ROOT)
     keyed = Path(plugin.config["cache_dir"])
     assert keyed.parent == base and re.fullmatch(r"notebook-[0-9a-f]{20}", keyed.name)
     assert keyed.is_dir() and not older.exists()
-    hook.on_config(config)  # a second call (mkdocs serve rebuild) must not nest folders
+    key_jupyter_cache(config, ROOT)  # a second call (mkdocs serve rebuild) must not nest folders
     assert Path(plugin.config["cache_dir"]) == keyed
 
 
@@ -155,7 +144,8 @@ def test_mkdocs_yml_runs_the_notebook_strictly() -> None:
     block = text.split("- mkdocs-jupyter:", 1)[1].split("\n  - ", 1)[0]
     assert "execute: true" in block and "allow_errors: false" in block
     assert 'ignore: ["*.md"]' in block, "else every page is read by jupytext on each build"
-    assert "hooks/notebook.py" in text
+    assert "hooks/build.py" in text
+    assert "notebook.key_jupyter_cache(config, ROOT)" in (ROOT / "hooks" / "build.py").read_text()
 
 
 def test_built_notebook_page_offers_the_ipynb_download() -> None:
@@ -165,7 +155,7 @@ def test_built_notebook_page_offers_the_ipynb_download() -> None:
     html = (site / "index.html").read_text(encoding="utf-8")
     assert re.search(r'<a href="sqrt_dk\.ipynb" download[^>]*aria-label="Download', html)
     built = (site / "sqrt_dk.ipynb").read_text(encoding="utf-8")
-    wheel = re.search(r'WHEEL = \\"(http[^"\\]+\.whl)\\"', built)  # hooks/downloads.py
+    wheel = re.search(r'WHEEL = \\"(http[^"\\]+\.whl)\\"', built)  # hooks/build.py
     assert wheel, "the download names no wheel address"
     assert built == to_ipynb(fill_notebook(SOURCE.read_text(encoding="utf-8"), wheel[1]))
     assert "stylesheets/notebook.css" in html

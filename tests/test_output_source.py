@@ -1,4 +1,4 @@
-"""The source line under each Output block (site_build/output_source.py, hooks/output_source.py).
+"""The source line under each Output block (site_build/output_source.py, hooks/build.py).
 
 Unit tests of the pure functions on small pages, then the built site: every Output
 block of every page carries the line, and each link names a file of this repository and

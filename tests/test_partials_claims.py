@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from attention_ref import attention_weights
+from site_build.site import LESSONS
 from site_build.worked_example import as_floats, read
 from testbed.claims import claim, page_text, run_snippet
 from tests.test_heatmap_data import default_head_py, weights
@@ -29,6 +30,16 @@ from tests.test_heatmap_data import default_head_py, weights
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "it_attention.json"
 LESSON_1, LESSON_2, HOME = "attention.md", "self-attention.md", "index.md"
+# Every lesson's page includes the practice introduction (through its practice partial);
+# written out so that tests/test_numerals.py can read the claims made on each.
+PRACTICE_PAGES = (
+    "tokens.md",
+    "attention.md",
+    "self-attention.md",
+    "transformer-block.md",
+    "training.md",
+    "scale.md",
+)
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +171,7 @@ def test_step_one_quotes_the_worked_examples_dot_product() -> None:
         f"step 1 says dot({said[1]}, {said[2]}) is {said[3]}; the worked example's q and "
         f"k_1 are {q} and {k_1}, whose dot product is {dot:g}"
     )
+    claim(LESSON_1, f"in the worked example, dot({json.dumps(q)}, {json.dumps(k_1)}) is {dot:g}.")
 
 
 def test_steps_6_and_7_have_a_case_with_scores_in_the_thousands() -> None:
@@ -184,8 +196,11 @@ def test_math_exp_1000_overflows() -> None:
 
 
 def test_the_interpreter_is_about_12_mb() -> None:
-    claim(LESSON_1, "about 12 MB, from this site")
-    claim(LESSON_2, "about 12 MB, from this site")
+    assert PRACTICE_PAGES == tuple(lesson.source for lesson in LESSONS), (
+        "PRACTICE_PAGES must list every lesson's page, as site_build/site.py does"
+    )
+    for page in PRACTICE_PAGES:
+        claim(page, "Pyodide, about 12 MB, from this site")
     folder = ROOT / "site" / "vendor" / "pyodide"
     if not folder.is_dir():
         pytest.skip("the site is not built (make build): the vendored interpreter is not there")

@@ -13,14 +13,12 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-import markdown
 import pytest
 from material.plugins.search.plugin import Parser
 
 from site_build import site
+from site_build.page import render_html
 from site_build.search_exclude import _VOID, ATTRIBUTE, _Element, _tree, mark
-from testbed.claims import _FRONT_MATTER, _extensions
-from testbed.sybil_docs import expand_includes
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
@@ -47,11 +45,7 @@ def indexed_text(html: str) -> str:
 
 def rendered(page: str) -> str:
     """A page's HTML as Markdown renders it (includes expanded), before the theme."""
-    path = ROOT / "docs" / page
-    text = _FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1)
-    names, settings = _extensions(path)
-    expanded = expand_includes(text, ROOT / "mkdocs.yml", path)
-    return markdown.Markdown(extensions=names, extension_configs=settings).convert(expanded)
+    return render_html(ROOT / "mkdocs.yml", ROOT / "docs" / page)
 
 
 CODE_BLOCK = (

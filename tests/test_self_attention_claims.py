@@ -8,13 +8,19 @@ recomputing the facts, and find each sentence on the page as rendered (``claim``
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from attention_ref import attention_weights, causal_mask, scaled_dot_product_attention
+from attention_ref import (
+    attention_weights,
+    causal_mask,
+    multi_head_attention,
+    scaled_dot_product_attention,
+)
 from testbed.claims import cited, claim, page_text, run_snippet, snippet_fixture
 
 PAGE = "self-attention.md"
@@ -65,17 +71,29 @@ def test_the_two_heads_rules(example: dict[str, Any]) -> None:
     claim(PAGE, "heads are counted from 1, as in the heatmap; in the code, head 1 is Q_h[0]")
     claim(PAGE, "Head 1 sends token 2 to the token before it and tokens 0 and 1 to token 0")
     claim(PAGE, "head 2 sends each of the first two tokens to itself and leaves token 2 undecided")
+    claim(PAGE, "split them into two heads of width 2:")
+    claim(PAGE, "Each head scores its own slice (now divided by \\(\\sqrt{2}\\))")
+    claim(PAGE, "With one head of width 4, token 1 had a single row of weights")
     q_h, k_h = example["Q_h"], example["K_h"]  # (h, n, d_head)
     head0, head1 = attention_weights(q_h[0], k_h[0]), attention_weights(q_h[1], k_h[1])
     assert head0.argmax(axis=1).tolist() == [0, 0, 1]
     assert head1[0].argmax() == 0 and head1[1].argmax() == 1
     np.testing.assert_allclose(head1[2], [1 / 3] * 3, rtol=1e-15)
+    assert q_h.shape == (2, 3, 2) and example["Q"].shape == (3, 4)  # (h, n, d_head), (n, d)
+    for q, k, weights in ((q_h[0], k_h[0], head0), (q_h[1], k_h[1], head1)):
+        scaled = (q @ k.T) / math.sqrt(2)  # by hand: divided by the square root of 2
+        by_hand = np.exp(scaled) / np.exp(scaled).sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(weights, by_hand, rtol=1e-12)  # a few float64 roundings
 
 
 def test_the_split_is_free_in_work_not_in_memory(cost: dict[str, Any]) -> None:
     claim(PAGE, "In parameters and multiply-adds the split costs nothing")
     claim(PAGE, "It is not free in memory or in exponentials: there are \\(h\\) score matrices")
-    claim(PAGE, "shows 1 MiB of weights per head and 12 MiB for the twelve heads of a layer, where")
+    claim(
+        PAGE,
+        "At 512 tokens, the cost table shows 1 MiB of weights per head and 12 MiB for the "
+        "twelve heads of a layer, where",
+    )
     claim(PAGE, "a single head of width \\(d_{model}\\) would hold 1 MiB")
     d_model, h = cost["MODELS"]["all-MiniLM-L6-v2"]
     n, mib = 512, 2**20
@@ -162,7 +180,7 @@ def test_order_enters_by_positions_or_inside_attention(example: dict[str, Any]) 
 
 def test_the_worked_example_by_hand(example: dict[str, Any]) -> None:
     claim(PAGE, "Three tokens, \\(d_{model} = 4\\), and weights made of small integers")
-    claim(PAGE, "so its query is row 0 plus row 2 of \\(W_Q\\)")
+    claim(PAGE, "Token 0 is \\([1, 0, 1, 0]\\), so its query is row 0 plus row 2 of \\(W_Q\\)")
     claim(PAGE, "with \\(d_k = 4\\) every score is halved")
     claim(PAGE, "The output has the shape of the input, \\(n \\times d_{model}\\)")
     z, w_q = example["Z"], example["W_Q"]
@@ -257,3 +275,63 @@ def test_induction_heads_as_olsson_et_al_describe_them() -> None:
     )
     cited(PAGE, "induction heads, already in two-layer attention-only models.", olsson)
     assert "Larger, deeper models also learn" not in page_text(PAGE)
+
+
+def test_the_cost_table_is_in_float32_at_each_context_and_4096(cost: dict[str, Any]) -> None:
+    claim(
+        PAGE,
+        "For the two models, in 32-bit floats, at the longest input each model reads (its "
+        "context) and at a hypothetical 4096 tokens:",
+    )
+    assert cost["x"].dtype == np.float32 and cost["x"].itemsize * 8 == 32
+    assert cost["n"] == 4096  # the last length the table's loop took
+    assert cost["CONTEXT"] == {"all-MiniLM-L6-v2": 512, "GPT-2 small": 1024}
+
+
+def test_the_cheat_sheets_causal_line() -> None:
+    claim(PAGE, "Causal: token \\(i\\) sees tokens \\(0\\) to \\(i\\)")
+    mask = causal_mask(5)  # (5, 5), True = may attend
+    for i in range(5):
+        assert [j for j in range(5) if mask[i, j]] == list(range(i + 1))
+
+
+def test_the_practice_padding_and_one_head() -> None:
+    """Practice steps 4 and 5: a key scored 0 keeps weight; one head is plain attention."""
+    claim(PAGE, "A padding key scored 0 still gets weight")
+    claim(PAGE, "and with num_heads=1 the layer is plain attention of the projections.")
+    weights = attention_weights(np.zeros((1, 2)), np.ones((3, 2)))  # (1, 3): scores all 0
+    np.testing.assert_allclose(weights, [[1 / 3] * 3], rtol=1e-15)  # e^0 = 1 each, not 0
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 6))  # (n, d_model)
+    w_q, w_k, w_v, w_o = (rng.standard_normal((6, 6)) for _ in range(4))
+    one = multi_head_attention(x, w_q, w_k, w_v, w_o, num_heads=1)
+    plain = scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v) @ w_o
+    np.testing.assert_allclose(one, plain, rtol=1e-12, atol=1e-12)  # same sums, other order
+
+
+def test_four_matrices_and_their_multiply_adds_counted() -> None:
+    """4 d² parameters (4 d more with biases) and 4 n d² multiply-adds, counted one by one."""
+    claim(PAGE, r"\(4\,d_{model}^2\) numbers, whatever the number of heads")
+    claim(PAGE, r"add a bias vector to each, \(4\,d_{model}\) more")
+    claim(PAGE, r"ones: \(4\,n\,d_{model}^2\) multiply-adds, growing with the length \(n\).")
+    claim(PAGE, r"Parameters: \(4\,d_{model}^2\) (without biases), whatever \(h\) is.")
+    claim(PAGE, r"Cost per layer: \(4\,n\,d_{model}^2\) for the projections")
+    from attention_ref.minilm import load_minilm
+
+    layer = load_minilm().layers[0]  # all-MiniLM-L6-v2's first attention layer
+    d = 384
+    matrices = (layer.w_q, layer.w_k, layer.w_v, layer.w_o)
+    assert all(w.shape == (d, d) for w in matrices)
+    assert sum(w.size for w in matrices) == 4 * d * d
+    assert sum(b.size for b in (layer.b_q, layer.b_k, layer.b_v, layer.b_o)) == 4 * d
+
+    def multiply_adds(n: int, d: int) -> int:  # x (n, d) @ W (d, d), four times, by a loop
+        count = 0
+        for _ in range(4):
+            for _row in range(n):
+                for _col in range(d):
+                    count += d  # one row times one column: d multiply-adds
+        return count
+
+    for n, width in ((3, 4), (5, 2), (7, 6)):
+        assert multiply_adds(n, width) == 4 * n * width * width

@@ -20,16 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from site_build.page import FENCE, INCLUDE, PYTHON_LIKE, fence_language
 from site_build.site import LESSONS as MODEL_LESSONS
 from site_build.site import PAGES as MODEL_PAGES
-from testbed.sybil_docs import (
-    FENCE_OPENING,
-    INCLUDE_LINE,
-    PYTHON_LIKE,
-    RenderedMarkdownDocument,
-    fence_language,
-    page_parsers,
-)
+from testbed.sybil_docs import RenderedMarkdownDocument, page_parsers
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -44,7 +38,6 @@ INCLUDERS = sorted(DOCS.rglob("*.md"))
 SECTION_START = re.compile(r"--8<--\s*\[\s*start\s*:\s*([a-z][-_0-9a-z]*)\s*\]", re.IGNORECASE)
 # An inline include (--8<-- "path" or "path:section") and an opening fence: testbed's
 # patterns, the ones the page machinery uses.
-INCLUDE = INCLUDE_LINE
 MAX_SHOWN_LINE = 76  # wider lines get a horizontal scroll bar on a desktop page
 
 
@@ -118,7 +111,7 @@ def rendered(page: Path) -> RenderedMarkdownDocument:
 
 
 def python_fence_starts(text: str) -> list[int]:
-    fences = FENCE_OPENING.finditer(text)
+    fences = FENCE.finditer(text)
     return [m.start() for m in fences if fence_language(m["info"]) in PYTHON_LIKE]
 
 

@@ -13,13 +13,8 @@ import pytest
 from pymdownx.snippets import SnippetMissingError
 from sybil.example import SybilFailure
 
-from testbed.sybil_docs import (
-    Origin,
-    RenderedMarkdownDocument,
-    fence_language,
-    is_output_fence,
-    page_parsers,
-)
+from site_build.page import Origin, fence_language, is_output_fence
+from testbed.sybil_docs import RenderedMarkdownDocument, page_parsers
 
 MKDOCS_YML = """\
 site_name: t
@@ -158,7 +153,7 @@ def test_includes_are_expanded_and_share_the_page_namespace(tmp_path: Path) -> N
     )
     document = RenderedMarkdownDocument.parse(str(page), *page_parsers())
     assert "x = 6 * 7" in document.text and "--8<--" not in document.text
-    assert "--8<--" in document.raw_text
+    assert "--8<--" in document.page.raw
     assert outcomes(page) == ["ok", "ok"]
 
 

@@ -13,6 +13,7 @@ import cmath
 import json
 import math
 import re
+import runpy
 from pathlib import Path
 from typing import Any
 
@@ -477,3 +478,52 @@ def test_the_practice_has_five_steps() -> None:
     steps = sorted((ROOT / "snippets" / "practice" / "tokens").glob("[0-9][0-9]_*"))
     assert len(steps) == 5
     assert page_text(PAGE).count("Scaffolding: the starter gives the signature") == 5
+
+
+# --- sentences whose numbers are definitions, checked on the snippets' own arrays (issue 33)
+
+
+def test_a_one_hot_row_holds_a_single_1(vectors: dict[str, Any]) -> None:
+    claim(PAGE, "a one-hot row, all zeros but a single 1 at the place of the id, times the table")
+    one_hot, ids = vectors["one_hot"], vectors["ids"]  # (n, vocab_size), (n,)
+    for row, token_id in zip(one_hot, ids, strict=True):
+        assert row[token_id] == 1.0 and np.count_nonzero(row) == 1
+
+
+def test_the_cosine_runs_from_1_to_minus_1(vectors: dict[str, Any]) -> None:
+    """1 for a row with itself, -1 with its opposite, and never outside (Cauchy-Schwarz)."""
+    claim(PAGE, "from 1 for the same direction down to -1 for opposite ones")
+    u, v = vectors["vector"]("dog"), vectors["vector"]("car")  # (384,), (384,)
+
+    def cos(a: np.ndarray, b: np.ndarray) -> float:  # a plain loop, not the snippet's
+        dot = sum(float(x) * float(y) for x, y in zip(a, b, strict=True))
+        return dot / math.sqrt(sum(float(x) ** 2 for x in a) * sum(float(y) ** 2 for y in b))
+
+    # rounding of 384 float64 products: far below 1e-9
+    assert math.isclose(cos(u, u), 1.0, abs_tol=1e-9)
+    assert math.isclose(cos(u, -u), -1.0, abs_tol=1e-9)
+    assert -1.0 < cos(u, v) < 1.0
+
+
+def test_layer_norm_rescales_each_row_to_mean_0_and_variance_1() -> None:
+    claim(PAGE, "each row rescaled to mean 0 and variance 1, then multiplied by a learned gain")
+    from attention_ref.block import layer_norm
+
+    rows = np.random.default_rng(0).normal(3.0, 5.0, size=(4, 384))  # (4, 384)
+    out = layer_norm(rows, np.ones(384), np.zeros(384))
+    # the variance is v / (v + eps) with eps = 1e-12 and v near 25: 1 to about 1e-13
+    assert np.allclose(out.mean(axis=1), 0.0, atol=1e-9)
+    assert np.allclose(out.var(axis=1), 1.0, atol=1e-9)
+
+
+def test_the_practice_counts_positions_from_0() -> None:
+    """Step 4's solution gives the first token the sinusoidal vector of position 0."""
+    claim(PAGE, "the sinusoidal vector of position t, the first token being at position 0.")
+    from attention_ref import sinusoidal_positions
+
+    folder = ROOT / "snippets" / "practice" / "tokens" / "04_add_positions"
+    solution = runpy.run_path(str(folder / "solution.py"))
+    table = [[0.0] * 4 for _ in range(3)]  # zero rows: what is left is the positions
+    z = np.array(solution["add_positions"]([2, 0, 1], table))  # (3, 4)
+    assert np.allclose(z, sinusoidal_positions(3, 4), atol=1e-12)
+    assert np.allclose(z[0], [0.0, 1.0, 0.0, 1.0])  # sin 0 and cos 0, by hand

@@ -179,3 +179,32 @@ def test_the_scale_ablation() -> None:
     x = p["W_E"][probe] + p["W_pos"][: len(probe)]
     raw = (x @ p["w_q0"]) @ (x @ p["w_k0"]).T  # unscaled scores at the start
     assert raw.std() < 1.0  # lesson 1: unit-variance q and k of width 64 give a spread of 8
+
+
+def test_the_scale_runs_are_shown_at_four_steps_up_to_the_last() -> None:
+    """The steps the ablation lines show: checkpoints of both runs, the last one their end."""
+    claim(PAGE, "show the loss of its repeat at steps 100, 200, 500 and 1500.")
+    shown = (100, 200, 500, 1500)
+    runs = RECORD["ablations"]["scale"]
+    assert set(runs) == {"scaled", "unscaled"}, sorted(runs)
+    for name, run in runs.items():
+        steps = [c["step"] for c in run["checkpoints"]]
+        assert set(shown) <= set(steps), f"the {name} run has no checkpoint at some of {shown}"
+        assert max(steps) == shown[-1], f"the {name} run ends at step {max(steps)}"
+        assert shown == tuple(sorted(shown))
+
+
+def test_the_practice_adam_step_starts_where_the_lesson_does() -> None:
+    """Step 4 of the practice: the lesson's example starts from [1, 1, 1], t from 1."""
+    claim(PAGE, "with its bias correction (t counts from 1), and return the new lists")
+    claim(PAGE, "Two cases are the lesson's own two steps from theta = [1, 1, 1].")
+    from attention_ref.induction import Adam
+
+    source = (ROOT / "snippets" / "learning.py").read_text(encoding="utf-8")
+    assert 'params = {"w": np.array([1.0, 1.0, 1.0])}' in source, "the lesson starts elsewhere"
+    adam = Adam(lr=0.01)
+    params = {"w": np.array([1.0])}
+    adam.step(params, {"w": np.array([4.0])})
+    assert adam.t == 1  # the first step is t = 1
+    # at t = 1 the corrected averages are g and g², so the weight moves by lr (to 1e-8)
+    assert abs(params["w"][0] - (1 - 0.01)) < 1e-8

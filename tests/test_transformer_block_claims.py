@@ -181,6 +181,7 @@ def test_layer_norm_per_token_gain_and_bias() -> None:
 def test_post_ln_keeps_the_length_pre_ln_lets_it_grow() -> None:
     claim(PAGE, "six random blocks (width 64, gain 1 and bias 0 in every norm)")
     claim(PAGE, r"After a post-LN block every token has length \(\sqrt{64} = 8\)")
+    claim(PAGE, "exactly what a norm with gain 1 and bias 0 leaves")
     claim(PAGE, "in the pre-LN stack the stream grows with every block")
     s = run_snippet("post_pre_ln.py")
     stack, x0 = s["stack"], s["x0"]
@@ -262,10 +263,14 @@ def test_the_activation_figure() -> None:
     spec = next(s for s in figures.FIGURES if s.name == "gelu-relu")
     data = spec.compute(**spec.params)
     alt_claim("figure_gelu_relu.md", "for inputs from -4 to 3")
+    claim(PAGE, r"The original transformer used ReLU, \(\max(0, x)\), which cuts every")
+    claim(PAGE, "ReLU switches at 0 with a corner")
     alt_claim("figure_gelu_relu.md", "to its lowest point of about -0.17 near x = -0.75")
     assert (data.x.min(), data.x.max()) == (-4.0, 3.0)
     assert round(data.gelu_min, 2) == -0.17 and round(data.gelu_argmin, 2) == -0.75
     np.testing.assert_array_equal(data.relu, np.maximum(data.x, 0))
+    left, right = data.x < 0, data.x > 0  # the corner: slope 0 on one side, 1 on the other
+    assert (data.relu[left] == 0).all() and (data.relu[right] == data.x[right]).all()
     # GELU's minimum, by hand: d/dx x Phi(x) = Phi(x) + x phi(x) = 0 near x = -0.7518.
     root = -0.7517916
     phi = math.exp(-root * root / 2) / math.sqrt(2 * math.pi)
@@ -300,6 +305,8 @@ def test_the_feed_forward_holds_two_thirds(model: MiniLM) -> None:
 def test_the_cost_crossover_is_six_d_model() -> None:
     claim(PAGE, r"found the crossover at \(n = 4\,d_{model}\)")
     claim(PAGE, r"The two are equal at \(n = 6\,d_{model}\)")
+    claim(PAGE, r"attention dominates only past \(n = 6\,d_{model}\).")
+    claim(PAGE, r"Past \(n = 6\,d_{model}\), the \(n^2\) terms dominate.")
     claim(
         PAGE,
         "Below six times the model's width, a block spends most of its work on matrix products",
@@ -498,8 +505,11 @@ def test_semantic_search() -> None:
         "For each question, the two sentences about the same topic come first, far ahead of "
         "the rest.",
     )
+    claim(PAGE, "the mean of the last hidden states over the tokens, scaled to length 1")
     s = run_snippet("sentence_embeddings.py")
     corpus, vectors, model = s["corpus"], s["vectors"], s["model"]
+    # unit rows, to float64 rounding over 384 squares
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-9)
 
     def words(text: str) -> set[str]:
         return set(re.findall(r"[a-z']+", text.lower()))
@@ -537,3 +547,68 @@ def test_the_practice_section_has_four_steps() -> None:
     for n in range(1, 5):
         assert f"Step {n}:" in text
     assert "Step 5:" not in text
+
+
+# ------------------------------------------------------------------ the practice partial
+
+
+def test_the_practice_gelu_is_x_times_the_normal_cdf() -> None:
+    claim(PAGE, "which math.erf gives as (1 + erf(x / sqrt(2))) / 2.")
+    for x in (-3.0, -0.75, 0.0, 0.4, 2.5):
+        cdf = (1 + math.erf(x / math.sqrt(2))) / 2
+        # the normal cdf by Simpson's rule on [-12, x] (the tail below -12 is under 1e-32):
+        # 4000 intervals of at most 0.004, error below (b - a) h^4 max|f^(4)| / 180 < 1e-10
+        t = np.linspace(-12.0, x, 4001)  # (4001,)
+        f = np.exp(-(t**2) / 2) / math.sqrt(2 * math.pi)
+        simpson = np.ones(4001)
+        simpson[1:-1:2], simpson[2:-1:2] = 4.0, 2.0
+        by_sum = float((simpson * f).sum()) * float(t[1] - t[0]) / 3
+        assert abs(cdf - by_sum) < 1e-8
+        assert abs(float(gelu(x)) - x * cdf) < 1e-12  # attention_ref's exact GELU
+
+
+def test_the_practice_block_ends_with_a_norm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 4's solution, with the last norm's gain 1 and bias 0: rows of mean 0, variance 1."""
+    claim(PAGE, "the last norm leaves every row with mean 0 and variance 1.")
+    import random
+    import runpy
+
+    practice = ROOT / "snippets" / "practice"
+    monkeypatch.syspath_prepend(str(practice))
+    step = practice / "transformer-block" / "04_post_ln_block"
+    checks = runpy.run_path(str(step / "checks.py"))
+    solution = runpy.run_path(str(step / "solution.py"))
+    rng = random.Random(7)
+    x = [[rng.uniform(-2, 2) for _ in range(3)] for _ in range(4)]  # (4, 3)
+    p = {**checks["model"](3, 12, rng=rng), "norm_2_gain": [1.0] * 3, "norm_2_bias": [0.0] * 3}
+    rows = np.array(solution["post_ln_block"](x, p))  # (4, 3)
+    # eps = 1e-12 in the norm: the variance is v / (v + eps), 1 to about 1e-11
+    np.testing.assert_allclose(rows.mean(axis=1), 0.0, atol=1e-9)
+    np.testing.assert_allclose(rows.var(axis=1), 1.0, atol=1e-9)
+
+
+def test_a_blocks_linear_and_quadratic_work_counted_from_its_weights(model: MiniLM) -> None:
+    """The coefficients of the cost formulas, counted from all-MiniLM-L6-v2's matrices."""
+    claim(PAGE, r"It has two matrices of \(d_{model} \times 4\,d_{model}\), that is")
+    claim(
+        PAGE,
+        r"per token, \(4\,d_{model}^2\) multiply-adds for the four projections and "
+        r"\(8\,d_{model}^2\) for the feed-forward network, \(12\,n\,d_{model}^2\) in all.",
+    )
+    claim(
+        PAGE,
+        r"The part that grows with \(n^2\) is the scores and the mixing of the values, "
+        r"\(2\,n^2 d_{model}\).",
+    )
+    claim(PAGE, r"Cost: \(12\,n\,d_{model}^2\) linear against \(2\,n^2 d_{model}\) for attention")
+    d, h = 384, 12
+    layer = model.layers[0]  # EncoderLayerWeights
+    assert layer.w_1.shape == (d, 4 * d) and layer.w_2.shape == (4 * d, d)
+    # a token's row times a (rows, cols) matrix: rows * cols multiply-adds
+    projections = sum(w.size for w in (layer.w_q, layer.w_k, layer.w_v, layer.w_o))
+    ffn = layer.w_1.size + layer.w_2.size
+    assert (projections, ffn) == (4 * d * d, 8 * d * d)
+    n = 10
+    scores = h * n * n * (d // h)  # every query with every key, in every head
+    mixing = h * n * n * (d // h)  # every weight times a value row of its head
+    assert n * (projections + ffn) == 12 * n * d * d and scores + mixing == 2 * n * n * d

@@ -1,4 +1,4 @@
-"""Formulas typeset at build time (hooks/math.py): what the reader's browser gets.
+"""Formulas typeset at build time (hooks/build.py): what the reader's browser gets.
 
 - The HTML already carries KaTeX's output: formulas show with JavaScript off, and no page
   requests KaTeX's JavaScript.

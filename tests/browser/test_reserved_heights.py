@@ -20,22 +20,18 @@ from typing import Any
 
 import pytest
 
+from site_build.site import WIDGETS
+
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
 REM = 20  # px: Material's root font size on these widths
 
-#: widget: (page, container, what the widget's module is held back by, the measured
-#: element inside the container or "" for the container itself, slack in px)
-WIDGETS = {
-    "heatmap": ("attention/", "[data-widget=heatmap]", "**/lib/heatmap-widget.js", "", 6 * REM),
-    "explorer": ("attention/", "[data-widget=explorer]", "**/lib/explorer-widget.js", "", 10 * REM),
-    "practice": (
-        "attention/",
-        "[data-widget=practice]",
-        "**/practice/ui.js",
-        ".practice__runner",
-        240,
-    ),
+#: widget: (page, the measured element inside its container or "" for the container
+#: itself, slack in px). Its container and module come from the site model.
+RESERVED = {
+    "heatmap": ("attention/", "", 6 * REM),
+    "explorer": ("attention/", "", 10 * REM),
+    "practice": ("attention/", ".practice__runner", 240),
 }
 
 
@@ -49,11 +45,12 @@ def heights(page: Any, container: str, inner: str) -> list[float]:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], indirect=True, ids=["phone", "desktop"])
-@pytest.mark.parametrize("widget", list(WIDGETS))
+@pytest.mark.parametrize("widget", list(RESERVED))
 def test_reserved_height_is_the_built_height(
     page: Any, site_url: str, viewport: dict[str, int], widget: str
 ) -> None:
-    path, container, module, inner, slack = WIDGETS[widget]
+    path, inner, slack = RESERVED[widget]
+    container, module = WIDGETS[widget].container, f"**/{WIDGETS[widget].module}"
     held: list[Any] = []
     page.route(module, lambda route: held.append(route))
     page.goto(site_url + path, wait_until="load")

@@ -9,6 +9,8 @@ Oracles, computed here in Python and never by the widget's JavaScript:
   (``expected_rgb``); a canvas pixel passes when every channel is within 1 of it.
 
 A shown number passes when it is within half a unit of its last place (two decimals).
+What the box says when the run cannot be had is tested for every widget of the site
+model in test_widget_loader.py.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import pytest
 from attention_ref.induction import induction_score, previous_token_score
 from site_build.training_data import RUN_JSON
 from tests.browser.axe import violations_in_both_palettes
-from tests.browser.conftest import PageGuard
 from tests.browser.test_heads_widget import expected_rgb
 
 RECORD: dict[str, Any] = json.loads(RUN_JSON.read_text(encoding="utf-8"))
@@ -157,20 +158,3 @@ def test_taps_step_one_checkpoint_at_a_phone_width(page: Any, site_url: str) -> 
     page.touchscreen.tap(rect["x"] + rect["width"] - 2, rect["y"] + rect["height"] / 2)
     check_checkpoint(box, len(POINTS) - 1)
     assert later.is_disabled()
-
-
-def test_a_missing_run_says_so_and_the_page_keeps_working(
-    page: Any, site_url: str, guard: PageGuard
-) -> None:
-    page.route("**/assets/data/training.json", lambda r: r.fulfill(status=404, body="gone"))
-    page.goto(site_url + PAGE, wait_until="load")
-    box = page.locator(WIDGET)
-    box.scroll_into_view_if_needed()
-    page.wait_for_selector(f"{WIDGET}[data-widget-state=error]")
-    assert box.inner_text().strip() == "The training run could not be loaded."
-    # The page still works: the search opens.
-    page.keyboard.press("s")
-    page.wait_for_selector(".md-search__input:focus")
-    # The browser's own line for the refused file, and the loader's error: expected here.
-    expected = ("Failed to load resource", "training run: HTTP 404")
-    guard.console_errors[:] = [m for m in guard.console_errors if not any(e in m for e in expected)]

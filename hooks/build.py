@@ -1,0 +1,350 @@
+"""The site's build: MkDocs' events, in the order MkDocs runs them, and the steps of each.
+
+The one hooks file of ``mkdocs.yml``. Each event below calls the build's steps in order;
+the steps are the tested functions and classes of ``site_build/`` (named in each step).
+What lasts from one event to another (and, under ``mkdocs serve``, from one build to the
+next) is held by ONE object, :class:`Build`, made at ``on_startup``.
+
+Where another plugin's events must come first or later, the step says so and runs at a
+priority of its own (:class:`~mkdocs.plugins.CombinedEvent` registers one event at
+several priorities): the generated files enter the build before
+mkdocs-htmlproofer-plugin's ``on_files`` notes the list of files (priority 100), and
+``make serve``'s rebuild judges the files after every other plugin has changed them
+(priority -100).
+
+Generated files enter the site as ``File.generated(...)`` or by path (MkDocs copies
+them): nothing is written into ``docs/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import jinja2
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import CombinedEvent, event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
+
+from site_build import notebook, output_source
+from site_build.cache import ContentCache
+from site_build.editor_bundle import build_bundle
+from site_build.fast_rebuild import DirtyRebuild, reuse_while_unchanged, with_template_cache
+from site_build.head_roles import HEAD_ROLES_JSON_PATH, head_roles_json
+from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
+from site_build.katex_render import KatexError, PageMath
+from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_built, put_generated
+from site_build.notebook_page import JUPYTER_CSS_MARK, slim_page
+from site_build.page import SourceError
+from site_build.practice import site_files
+from site_build.search_exclude import mark
+from site_build.stylesheets import BUNDLE, SOURCES, StylesheetError, bundle, sources
+from site_build.tables import wrap_tables
+from site_build.vendor import plan_copies
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / ".cache"
+NOTEBOOK_DIR = "notebooks"
+PRACTICE = ROOT / "snippets" / "practice"
+EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
+log = logging.getLogger("mkdocs.hooks.build")
+
+
+@dataclass
+class Build:
+    """What the steps keep between events, and between the builds of ``mkdocs serve``."""
+
+    rebuild: DirtyRebuild = field(default_factory=DirtyRebuild)  # what each file was made from
+    math: PageMath = field(default_factory=lambda: PageMath(ROOT))  # the formulas of the pages
+    output_lines: dict[str, list[str]] = field(default_factory=dict)  # page -> Output sources
+
+
+_build = Build()  # replaced at on_startup; a build started without it (tests) uses this one
+
+
+# --- The events, in the order MkDocs runs them ------------------------------------------------
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    global _build
+    _build = Build()
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    notebook.key_jupyter_cache(config, ROOT)  # executed notebooks cached by attention_ref
+    config.nav = fresh_import("site_build.site").nav_config()  # the pages of the site model
+    return config
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    _build.rebuild.start(config)  # keep the previous search index
+    _build.math.start()
+
+
+@event_priority(100)  # before mkdocs-htmlproofer-plugin notes the files
+def _generated_files(files: Files, config: MkDocsConfig) -> Files:
+    _wheel_and_notebook_copies(files, config)  # first: the notebook steps read the copies
+    _vendored(files, config)
+    _stylesheets(files, config)
+    _figures(files, config)
+    _notebook_downloads(files, config)
+    _widget_data(files, config)
+    _heatmap_data(files, config)
+    _minilm(files, config)
+    _practice(files, config)
+    return files
+
+
+@event_priority(-100)  # after every plugin changed the files (mkdocs-jupyter's pages)
+def _stale_outputs(files: Files, config: MkDocsConfig) -> Files:
+    return _build.rebuild.judge(files, config)  # remove what a dirty build must make again
+
+
+on_files = CombinedEvent(_generated_files, _stale_outputs)
+
+
+def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+    env = with_template_cache(env, CACHE / "jinja")  # compiled templates kept between builds
+    try:
+        _build.math.typeset()  # every page's content is read: all formulas in one node run
+    except KatexError as error:
+        raise PluginError(str(error)) from None
+    return env
+
+
+def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
+    _build.rebuild.rendered(page)
+    return page
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    name = _written(page, config)
+    try:  # under each Output block, the file and section that printed it (read as written)
+        lines = output_source.page_lines(ROOT, name, *_repository_urls(config))
+    except SourceError as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from None
+    if lines is not None:
+        _build.output_lines[page.file.src_uri] = lines
+    return markdown
+
+
+def _page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    src = page.file.src_uri
+    try:
+        _build.math.note(html, src)  # typeset at on_env; the search index keeps the TeX
+        lines = _build.output_lines.pop(src, None)
+        if lines:
+            html = output_source.insert_lines(html, lines)
+    except (KatexError, SourceError) as error:
+        message = str(error) if isinstance(error, KatexError) else f"{src}: {error}"
+        raise PluginError(message) from None
+    return wrap_tables(html)  # each plain table in a box of its own
+
+
+@event_priority(-100)  # last: the steps before see the HTML as Markdown made it
+def _search_exclusions(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    return mark(html)  # code, output and widget stand-ins stay out of the search index
+
+
+on_page_content = CombinedEvent(_page_content, _search_exclusions)
+
+
+def _post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    if _is_notebook(page):
+        output = notebook.polish_page(output)  # stable cell ids, focusable scrolling cells
+    if JUPYTER_CSS_MARK in output:
+        output = _slim_notebook_page(output, page, config)
+    try:
+        return _build.math.put(output, page.file.src_uri, lambda p: get_relative_url(p, page.url))
+    except KatexError as error:
+        raise PluginError(str(error)) from None
+
+
+@event_priority(-100)  # last: after the notebook page is slimmed
+def _notebook_cell_sources(output: str, page: Page, config: MkDocsConfig) -> str:
+    name = _written(page, config)
+    lines = output_source.notebook_lines(ROOT, name, *_repository_urls(config))
+    if lines is None:
+        return output
+    try:
+        return output_source.insert_cell_lines(output, lines)
+    except SourceError as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from None
+
+
+on_post_page = CombinedEvent(_post_page, _notebook_cell_sources)
+
+
+def _post_build(config: MkDocsConfig) -> None:
+    _build.math.subset_fonts(Path(config.site_dir))  # KaTeX's fonts cut to what is shown
+
+
+@event_priority(-100)  # after the search plugin wrote its index
+def _rebuild_notes(config: MkDocsConfig) -> None:
+    _build.rebuild.finish(config)  # what each file was made from; the search index whole
+
+
+on_post_build = CombinedEvent(_post_build, _rebuild_notes)
+
+
+def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
+    for path in [*(ROOT / name for name in LIVE_PACKAGES), PRACTICE, EDITOR_ENTRY]:
+        server.watch(str(path))  # the build reads these too: an edit rebuilds
+    return server
+
+
+# --- The steps of on_files: the files the build generates -------------------------------------
+
+
+def _wheel_and_notebook_copies(files: Files, config: MkDocsConfig) -> None:
+    """``attention_ref``'s wheel under ``downloads/``; each notebook that installs it is
+    read from a copy in ``.cache/`` with the wheel's address written in
+    (``site_build/downloads.py``). The edit link still names the source in ``docs/``."""
+    downloads = fresh_import("site_build.downloads")  # edits show under `mkdocs serve`
+    wheel = downloads.build_wheel(ROOT, CACHE / "wheel")
+    put_generated(files, config, f"{downloads.DOWNLOADS_DIR}/{wheel.name}", abs_src_path=str(wheel))
+    url = downloads.wheel_url(config.site_url or "", wheel.name)
+    for file in list(files):
+        if not _is_notebook_source(file):
+            continue
+        src = PurePosixPath(file.src_uri)
+        assert file.abs_src_path is not None
+        copies = CACHE / "notebook-sources"
+        folder = downloads.filled_notebook_copy(Path(file.abs_src_path), src, url, copies)
+        if folder is None:
+            continue
+        # A source file whose folder is the copies' (not File.generated: mkdocs-jupyter
+        # re-derives the path to read from src_dir).
+        files.remove(file)
+        site = config.site_dir
+        files.append(File(file.src_uri, str(folder), site, config.use_directory_urls))
+
+
+def _vendored(files: Files, config: MkDocsConfig) -> None:
+    """Self-hosted npm assets (KaTeX, Pyodide, ...), copied by MkDocs from node_modules/."""
+    for source, dest in plan_copies(ROOT / "node_modules"):
+        put_generated(files, config, dest, abs_src_path=str(source))
+
+
+def _stylesheets(files: Files, config: MkDocsConfig) -> None:
+    """The site's own stylesheets as one minified file (``site_build/stylesheets.py``)."""
+    docs = Path(config.docs_dir)
+    try:
+        css = reuse_while_unchanged(
+            "stylesheets", [docs / name for name in SOURCES], lambda: bundle(sources(docs))
+        )
+    except StylesheetError as error:
+        raise PluginError(str(error)) from None
+    for name in SOURCES:
+        source = files.get_file_from_path(name)
+        if source is not None:
+            files.remove(source)
+    put_generated(files, config, BUNDLE, content=css)
+
+
+def _figures(files: Files, config: MkDocsConfig) -> None:
+    """The figures, light and dark SVGs, cached by content (``site_build/figures.py``)."""
+    folder = CACHE / "figures"
+    put_built(files, config, "site_build.figures", lambda m: m.build_figures(folder), log)
+
+
+def _notebook_downloads(files: Files, config: MkDocsConfig) -> None:
+    """Each notebook page's ``.ipynb`` download, beside the page (no outputs)."""
+    for file in list(files):
+        if _is_notebook_source(file):
+            assert file.abs_src_path is not None
+            source, stem = Path(file.abs_src_path), PurePosixPath(file.src_uri).stem
+            make = functools.partial(notebook.ipynb_of, source)
+            ipynb = reuse_while_unchanged(f"ipynb:{source}", [source], make)
+            put_generated(files, config, f"{NOTEBOOK_DIR}/{stem}/{stem}.ipynb", content=ipynb)
+
+
+def _widget_data(files: Files, config: MkDocsConfig) -> None:
+    """The explorer's data, lesson 4's training run, lesson 5's model weights and the
+    widget loader's map (from the site model)."""
+    for name, path, make in [
+        ("site_build.widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
+        ("site_build.training_data", "TRAINING_JSON_PATH", "training_json"),
+        ("site_build.generate_data", "GENERATE_JSON_PATH", "generate_json"),
+        ("site_build.site", "WIDGET_MAP", "widget_map_js"),  # the loader's map of widgets
+    ]:
+        module = fresh_import(name)  # edits show under `mkdocs serve`
+        put_generated(files, config, getattr(module, path), content=getattr(module, make)())
+
+
+def _heatmap_data(files: Files, config: MkDocsConfig) -> None:
+    """The real model's attention, and the role of each head, for the widgets."""
+    # The weights, by the hash their package's RECORD gives (reading 90 MB takes 0.1 s),
+    # and the code (reuse_while_unchanged adds it).
+    data = reuse_while_unchanged(
+        "heatmap data", [], lambda: (heatmap_json(), head_roles_json()), installed_weights_sha256()
+    )
+    put_generated(files, config, HEATMAP_JSON_PATH, content=data[0])
+    put_generated(files, config, HEAD_ROLES_JSON_PATH, content=data[1])
+
+
+def _minilm(files: Files, config: MkDocsConfig) -> None:
+    """The real model for the browser (``assets/minilm/``), loaded only on request."""
+    cache = ContentCache(CACHE / "minilm")
+    put_built(files, config, "site_build.minilm_export", lambda m: m.cached_export(cache), log)
+
+
+def _practice(files: Files, config: MkDocsConfig) -> None:
+    """The practice steps' manifests and downloads, and the editor's bundle."""
+    # The worked example's values are written into the published files: its source too.
+    # Pyodide's files (12 MB) are named by its package.json, which gives their version.
+    pyodide = ROOT / "node_modules" / "pyodide"
+    inputs = [PRACTICE, ROOT / "snippets" / "worked_example.py", pyodide / "package.json"]
+    made = reuse_while_unchanged("practice", inputs, lambda: site_files(PRACTICE, pyodide))
+    generated = dict(made)
+    editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
+    generated["javascripts/practice/editor.bundle.js"] = editor
+    for path, content in generated.items():
+        put_generated(files, config, path, content=content)
+
+
+# --- Helpers --------------------------------------------------------------------------------
+
+
+def _is_notebook_source(file: File) -> bool:
+    src = PurePosixPath(file.src_uri)
+    return src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py" and bool(file.abs_src_path)
+
+
+def _is_notebook(page: Page) -> bool:
+    src = PurePosixPath(page.file.src_uri)
+    return src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py"
+
+
+def _written(page: Page, config: MkDocsConfig) -> str:
+    """The page's path from the repository's root, as a contributor finds it."""
+    root = Path(config.config_file_path).resolve().parent
+    return (Path(config.docs_dir).resolve().relative_to(root) / page.file.src_uri).as_posix()
+
+
+def _repository_urls(config: MkDocsConfig) -> tuple[str, str]:
+    return output_source.repository_urls(str(config.repo_url or ""), str(config.edit_uri or ""))
+
+
+def _slim_notebook_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    """mkdocs-jupyter's page without the styles and scripts it does not use; its images
+    go into files beside the page (``site_build/notebook_page.py``)."""
+    html, images = _slim(output)
+    folder = Path(config.site_dir) / page.url  # the page is written to <url>/index.html
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in images.items():
+        (folder / name).write_bytes(data)
+    return html
+
+
+# Under `mkdocs serve` a prose edit elsewhere rebuilds the notebook page unchanged: the
+# same page slims to the same result, kept here in memory and across builds in .cache/.
+@functools.lru_cache(maxsize=4)
+def _slim(output: str) -> tuple[str, dict[str, bytes]]:
+    return slim_page(output, CACHE / "notebook-page")
