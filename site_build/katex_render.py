@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_build.cache import ContentCache, content_key
-from site_build.font_preload import fonts_to_preload, preload_links
 from site_build.font_subset import element_insides, subset_fonts
 from site_build.vendor import KATEX_DEST
 
@@ -41,6 +40,13 @@ from site_build.vendor import KATEX_DEST
 KATEX_OPTIONS: dict[str, object] = {"throwOnError": True, "output": "htmlAndMathml"}
 
 SCRIPT = Path(__file__).with_name("katex_render.mjs")
+
+#: The woff2 files a page preloads when its first screen (up to its article's first
+#: ``<h2``) shows a formula: every formula is set in KaTeX_Main, every letter that stands
+#: for a quantity in KaTeX_Math italic. Preloaded, the text is not laid out with a fallback
+#: font first and shifted when the font arrives; fonts used further down would compete for
+#: bandwidth with the first screen's, and load when their formulas render.
+FIRST_SCREEN_FONTS = ("fonts/KaTeX_Main-Regular.woff2", "fonts/KaTeX_Math-Italic.woff2")
 
 # arithmatex's generic output; the TeX never contains a tag (< is written &lt;).
 _ARITHMATEX = re.compile(
@@ -155,6 +161,31 @@ def substitute(page: str, rendered: Mapping[Formula, str]) -> str:
             '<span class="arithmatex">\\(...\\)</span> or <div class="arithmatex">\\[...\\]</div>'
         )
     return _edit_notebook_cells(page, lambda text: _DOLLARS.sub(html_of, text))
+
+
+def preload_fonts(page: str, url: Callable[[str], str]) -> str:
+    """``page`` with a ``<link rel="preload">`` for each of :data:`FIRST_SCREEN_FONTS`,
+    at ``url(font)``, if its first screen shows a formula (``crossorigin``: fonts need it).
+
+    Examples
+    --------
+    >>> page = '<head></head><article><p><span class="katex">x</span></p><h2>S</h2>'
+    >>> head = preload_fonts(page, lambda font: font[6:]).split("</head>")[0]
+    >>> print(head.replace("><", ">\\n<"))
+    <head>
+    <link rel="preload" href="KaTeX_Main-Regular.woff2" as="font" type="font/woff2" crossorigin>
+    <link rel="preload" href="KaTeX_Math-Italic.woff2" as="font" type="font/woff2" crossorigin>
+    >>> late = '<head></head><article><p>a</p><h2>S</h2><span class="katex">x</span>'
+    >>> preload_fonts(late, str) == late
+    True
+    """
+    start = page.find("<article")
+    cut = page.find("<h2", start) if start >= 0 else -1
+    if 'class="katex' not in (page if cut < 0 else page[:cut]):
+        return page
+    tag = '<link rel="preload" href="{}" as="font" type="font/woff2" crossorigin>'
+    links = "".join(tag.format(html_lib.escape(url(font))) for font in FIRST_SCREEN_FONTS)
+    return page.replace("</head>", links + "</head>", 1)
 
 
 class Renderer:
@@ -290,8 +321,7 @@ class PageMath:
             output = substitute(output, self.renderer.render(formulas, where=where))
         except KatexError as error:
             raise KatexError(f"{page}: {error}") from None
-        urls = [relative(f"{self.site_dir}/{font}") for font in fonts_to_preload(output)]
-        return output.replace("</head>", preload_links(urls) + "</head>", 1)
+        return preload_fonts(output, lambda font: relative(f"{self.site_dir}/{font}"))
 
     def subset_fonts(self, site: Path) -> None:
         fonts = self.root / "node_modules" / "katex" / "dist" / "fonts"
