@@ -3,10 +3,8 @@
 The notebook sources are jupytext percent ``.py`` files (clean diffs, no outputs
 committed); ``hooks/build.py`` wires these functions in. :func:`to_ipynb` makes the
 ``.ipynb`` a reader downloads; :func:`polish_page` gives the page the same cell ids at
-every build and makes its code cells reachable by keyboard; :func:`environment_key`
-names mkdocs-jupyter's cache folder after the sources the notebook imports and the
-library versions (the plugin keys its cache on the notebook's bytes only, so an edit to
-``attention_ref`` would be served from a stale cache).
+every build and makes its code cells reachable by keyboard; :func:`key_jupyter_cache`
+keys mkdocs-jupyter's cache by what the notebook imports.
 
 Examples
 --------
