@@ -46,19 +46,23 @@ from testbed.site import build_site
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def copy_project(dest: Path) -> Path:
-    """Copy the project's source files (not site/, caches or the venv) into ``dest``."""
+def project_files(root: Path = ROOT) -> list[str]:
+    """The project's source files under ``root`` (what git tracks or would track, not
+    site/, caches or the venv), sorted, as paths relative to ``root``."""
     listed = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
+        cwd=root,
         check=True,
         capture_output=True,
     ).stdout.decode()
-    for rel in filter(None, listed.split("\0")):
-        src = ROOT / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
+    return sorted(rel for rel in listed.split("\0") if rel and (root / rel).is_file())
+
+
+def copy_project(dest: Path) -> Path:
+    """Copy the project's source files (not site/, caches or the venv) into ``dest``."""
+    for rel in project_files():
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, dest / rel)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     return dest
 

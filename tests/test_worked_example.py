@@ -21,6 +21,7 @@ import textwrap
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from bench.build import project_files
 from site_build.worked_example import SOURCE, read, with_input
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,23 +97,13 @@ ALLOWED = {
 }
 
 
-def repository_files(root: Path) -> list[str]:
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=root,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    return sorted(name for name in listed.split("\0") if name and (root / name).is_file())
-
-
 def literal_copies(root: Path) -> list[tuple[str, int, str]]:
     """(file, line, what) for every copy of the worked example's inputs under ``root``,
     its one source excepted."""
     example = read(root / "snippets" / "worked_example.py")
     wanted = patterns(example.keys, example.values)
     found = []
-    for name in repository_files(root):
+    for name in project_files(root):
         if name == "snippets/worked_example.py":
             continue
         try:
