@@ -27,18 +27,9 @@ import numpy as np
 
 import attention_ref as ar
 from attention_ref import head_roles as role_rules
-from site_build import block_figures, head_roles, heatmap_data, positions_figure
+from site_build import block_figures, drawing, head_roles, heatmap_data, positions_figure
 from site_build.cache import ContentCache, content_key
-from site_build.drawing import (
-    FIGSIZE,
-    THEMES,
-    Palette,
-    Theme,
-    draw_gradient,
-    draw_saturation,
-    draw_spread,
-    svgs_for_themes,
-)
+from site_build.drawing import FIGSIZE, THEMES, Palette, Theme, svgs_for_themes
 from site_build.experiments import D_KS, dot_product_spread, gradient_reach, softmax_saturation
 from site_build.fast_rebuild import reuse_while_unchanged
 from site_build.heads_figure import FIGSIZE as HEADS_FIGSIZE
@@ -70,21 +61,21 @@ FIGURES: tuple[FigureSpec, ...] = (
         "Variance of the score q·k against the key width d_k, unscaled and scaled",
         {"d_ks": list(D_KS), "n_samples": 4096, "seed": 0},
         dot_product_spread,
-        draw_spread,
+        drawing.draw_spread,
     ),
     FigureSpec(
         "saturation",
         "Largest softmax weight and entropy against d_k, unscaled and scaled",
         {"d_ks": list(D_KS), "n_keys": 16, "n_samples": 512, "seed": 1},
         softmax_saturation,
-        draw_saturation,
+        drawing.draw_saturation,
     ),
     FigureSpec(
         "gradient",
         "Gradient reaching the non-maximal logits against d_k, unscaled and scaled",
         {"d_ks": list(D_KS), "n_keys": 16, "n_samples": 512, "seed": 2},
         gradient_reach,
-        draw_gradient,
+        drawing.draw_gradient,
     ),
     FigureSpec(
         "heads",
