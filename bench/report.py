@@ -207,24 +207,29 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 
 def kernel_table(kernel: Kernel) -> str:
+    # The tiled path's columns only where it was measured: a record made before
+    # attention_ref had tiled_attention has none, and three columns of dashes say nothing.
+    tiled = any("tiled" in r for r in kernel["rows"])
     rows = []
     for r in kernel["rows"]:
-        rows.append(
-            [
-                r["dtype"],
-                r["n"],
-                fmt_summary(r["attention_ref"]),
-                fmt_summary(r["floor"]),
-                fmt_summary(r.get("torch")),
-                fmt_summary(r.get("oracle")),
-                fmt_ratio(r["ratio_to_floor"]),
-                fmt_ratio(r["ratio_to_torch"]),
-                f"{r['peak_extra_in_weights']:.2f} ({fmt_bytes(r['peak_extra_bytes'])})",
+        row: list[object] = [
+            r["dtype"],
+            r["n"],
+            fmt_summary(r["attention_ref"]),
+            fmt_summary(r["floor"]),
+            fmt_summary(r.get("torch")),
+            fmt_summary(r.get("oracle")),
+            fmt_ratio(r["ratio_to_floor"]),
+            fmt_ratio(r["ratio_to_torch"]),
+            f"{r['peak_extra_in_weights']:.2f} ({fmt_bytes(r['peak_extra_bytes'])})",
+        ]
+        if tiled:
+            row += [
                 fmt_summary(r.get("tiled")),
                 fmt_ratio(r.get("tiled_to_attention_ref")),
                 fmt_bytes(r.get("tiled_peak_extra_bytes")),
             ]
-        )
+        rows.append(row)
     headers = [
         "dtype",
         "n",
@@ -235,10 +240,9 @@ def kernel_table(kernel: Kernel) -> str:
         "÷ floor",
         "÷ torch",
         "peak extra (weights matrices)",
-        "tiled 64×64",
-        "tiled ÷ attention_ref",
-        "tiled peak extra",
     ]
+    if tiled:
+        headers += ["tiled 64×64", "tiled ÷ attention_ref", "tiled peak extra"]
     return table(headers, rows)
 
 

@@ -1,7 +1,7 @@
 """The practice sections' generated files: one exercise manifest per lesson and the downloads.
 
 Exercises are grouped by lesson: ``snippets/practice/<lesson>/NN_name/`` holds one step
-(``starter.py``, ``solution.py``, ``checks.py`` and ``mistakes/``), where ``<lesson>``
+(``starter.py``, ``solution.py`` and ``checks.py``), where ``<lesson>``
 is the slug of the page that shows them (``attention`` for ``/attention/``). The
 lessons are those of the site model (:data:`site_build.site.LESSONS`): a lesson without
 its folder, or a folder that is no lesson's, stops the build. The harness,
@@ -106,6 +106,45 @@ def _published(text: str, where: str, example: Callable[[], WorkedExample]) -> s
     return done
 
 
+#: The line of a step's checks.py that reads the solution its mistakes edit; published
+#: files have the solution written in instead (:func:`with_solution`).
+SOLUTION_LINE = "SOLUTION = h.solution_of(__file__)"
+QUOTES = "'" * 3
+
+
+def with_solution(checks: str, step: str, solution: str) -> str:
+    r"""``checks`` with the solution its mistakes edit written in, so that the published
+    file needs no ``solution.py`` beside it (in the browser and in a reader's download).
+
+    >>> print(with_solution("SOLUTION = h.solution_of(__file__)\n", "01_dot", "def dot(a, b):\n"))
+    SOLUTION = h.Solution(
+        "01_dot",
+        '''\
+    def dot(a, b):
+    ''',
+    )
+    <BLANKLINE>
+    >>> with_solution("TITLE = 'no mistakes'\n", "01_dot", "")
+    "TITLE = 'no mistakes'\n"
+
+    Raises
+    ------
+    ValueError
+        If the line stands more than once, or the solution holds what a string in three
+        single quotes cannot carry as it is (three single quotes, a backslash).
+    """
+    found = [line for line in checks.splitlines() if line == SOLUTION_LINE]
+    if not found:
+        return checks
+    if len(found) > 1 or "\\" in solution or QUOTES in solution:
+        raise ValueError(
+            f"{step}/checks.py: `{SOLUTION_LINE}` must stand once, and solution.py must hold "
+            f"no backslash and no {QUOTES} (the build writes it in as a string)"
+        )
+    literal = f'h.Solution(\n    "{step}",\n    {QUOTES}\\\n{solution}{QUOTES},\n)'
+    return checks.replace(SOLUTION_LINE, "SOLUTION = " + literal, 1)
+
+
 def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[Step]:
     """Every step folder (``NN_name``) of one lesson's folder, in order, as published.
 
@@ -142,6 +181,7 @@ def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[S
             )
             for name in REQUIRED
         }
+        text["checks.py"] = with_solution(text["checks.py"], folder.name, text["solution.py"])
         try:
             constants = step_constants(text["checks.py"])
         except ValueError as exc:

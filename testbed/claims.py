@@ -37,7 +37,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from site_build.page import render_html
+import markdown
+
+from site_build.page import markdown_settings, render_html
 from testbed.sybil_docs import snippets_importable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,12 +84,52 @@ def page_html(page: str) -> str:
     """The HTML of ``docs/<page>`` as rendered (includes expanded), before the theme.
 
     ``page`` is the path under ``docs/``, e.g. ``"attention.md"``; ``README.md`` names
-    the repository's README.
+    the repository's README; a notebook (``"notebooks/sqrt_dk.py"``) gives its cells as
+    :func:`notebook_markdown` writes them, rendered the same way.
     """
     path = ROOT / page if page == "README.md" else DOCS / page
     if not path.is_file():
         raise FileNotFoundError(f"no page {page!r} (looked for {path.relative_to(ROOT)})")
+    if path.suffix == ".py":
+        names, settings = markdown_settings(CONFIG, path)
+        converter = markdown.Markdown(extensions=names, extension_configs=settings)
+        return str(converter.convert(notebook_markdown(path.read_text(encoding="utf-8"))))
     return render_html(CONFIG, path)
+
+
+def notebook_markdown(source: str) -> str:
+    """A jupytext (percent format) notebook as one Markdown text, cells in order.
+
+    Markdown cells are kept as written; a code cell becomes a fenced Python block, so that
+    its code is code, not prose, and no sentence runs from one markdown cell into the
+    next. mkdocs-jupyter renders the markdown cells with nbconvert's renderer, which
+    leaves math as ``$...$`` for the page's script: rendered here with the site's
+    extensions, the text a reader sees is the same and its math is written ``\\(...\\)``,
+    as on every other page. The outputs are not here: the build executes the notebook,
+    and they are code blocks on the page.
+
+    Examples
+    --------
+    >>> print(notebook_markdown("# %% [markdown]\\n# Width $d$ is 4.\\n\\n# %%\\nd = 4\\n"))
+    Width $d$ is 4.
+    <BLANKLINE>
+    ```python
+    d = 4
+    ```
+    <BLANKLINE>
+    """
+    import jupytext  # type: ignore[import-untyped]  # only for notebooks: it is slow to import
+
+    cells = jupytext.reads(source, fmt="py:percent").cells
+    if not cells:
+        raise ValueError("the notebook has no cell")
+    parts = []
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            parts.append(cell.source + "\n")
+        elif cell.cell_type == "code":
+            parts.append(f"```python\n{cell.source}\n```\n")
+    return "\n".join(parts)
 
 
 @functools.cache

@@ -167,6 +167,11 @@ def test_the_kernel_table_shows_the_tiled_path_where_measured() -> None:
     assert "tiled_to_attention_ref" not in merged[1]  # an older attention_ref: no column
     text = report.kernel_table({"what": "x", "rows": merged})  # type: ignore[typeddict-item]
     assert "| 5.00 ms" in text and "| 2.50×" in text and "| 3.00 MiB" in text
+    assert "tiled 64×64" in text.splitlines()[0]
+    # A record with no tiled measurement at all (made before tiled_attention): no columns.
+    older = report.kernel_table({"what": "x", "rows": merged[1:]})  # type: ignore[typeddict-item]
+    assert "tiled" not in older
+    assert older.splitlines()[0].endswith("peak extra (weights matrices) |")
 
 
 def test_pageweight_totals_and_lazy_assets() -> None:

@@ -1,7 +1,8 @@
 """No number in prose without a test (issue 33).
 
 Every numeral a reader sees in a page's prose (its includes expanded, as the build
-renders it) must be one of:
+renders it; for the notebook, its markdown cells as :func:`testbed.claims.page_html`
+renders them) must be one of:
 
 - in a code block: an Output block, which Sybil checks against what its code prints,
   or the code itself;
@@ -9,7 +10,9 @@ renders it) must be one of:
   or ``cited(page, sentence, ...)`` call in ``tests/test_*.py`` (``make claims
   PAGE=docs/<page>.md`` lists them);
 - of a kind that states no computed fact, named in :data:`KINDS` with its reason (a year
-  of a citation, a lesson or step number, an index or exponent in a formula...);
+  of a citation, a lesson or step number, an index or exponent in a formula...), or of
+  one whose source of truth is a record another test holds the page to (the figures of
+  ``make bench``'s table, by where they are on the page);
 - one of the few sentences of :data:`EXCEPTIONS`, each with its reason.
 
 Percentages, integers and decimals alike. The claim sentences are read from the claim
@@ -31,6 +34,7 @@ from pathlib import Path
 import pytest
 
 from site_build import site
+from site_build.page import INCLUDE, render_html
 from testbed import claims
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,8 +57,12 @@ BLOCKS = frozenset(
 class Kind:
     """Numerals that state no computed fact: ``pattern`` finds them, ``reason`` says why.
 
-    ``where`` is ``"prose"`` (anywhere), ``"math"`` (inside a formula only) or
-    ``"block start"`` (the match must open a heading, list item or table cell).
+    ``where`` is ``"prose"`` (anywhere), ``"math"`` (inside a formula only),
+    ``"block start"`` (the match must open a heading, list item or table cell) or
+    ``"include"``: the match must lie in the text that the file ``pattern`` names (a path
+    from the repository's root) renders to, on a page whose source includes that file
+    with ``--8<--``. Such a kind covers numerals by their place on the page, whatever
+    their value.
     """
 
     name: str
@@ -126,6 +134,17 @@ KINDS = (
         "math",
     ),
     Kind(
+        "a measured figure of the bench record's table",
+        "bench/results.md",
+        "timings, byte counts and scores that `make bench` measured on a machine: "
+        "attention_ref computes none of them, and the bench record bench/results.json is their "
+        "source of truth. bench/results.md (the tables and the lines around them that "
+        "docs/performance.md includes) is written from the record by `python -m bench "
+        "--write-page`, and tests/test_performance_claims.py fails unless the committed file is "
+        "exactly what the writer makes of the committed record, so a figure edited by hand fails",
+        "include",
+    ),
+    Kind(
         "constant of a formula's form",
         r"\\frac\{1\}|(?<![\d.])1\s*/|(?<![\d.])1\s*-\s*(?=[A-Za-z\\])"
         r"|[A-Za-z}]\s*[-+]\s*1(?![\d.])|(?<![\d.])\d+(?=\^\{?[^{}\s]*[A-Za-z])",
@@ -147,20 +166,6 @@ EXCEPTIONS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
     ),
 }
-
-#: Pages not yet covered, with the reason the test prints.
-NOT_COVERED = {
-    "performance.md": (
-        "its tables come from bench/results.md, which `make bench` writes from its record "
-        "bench/results.json; the build does not regenerate them from the record, and no test "
-        "holds the one to the other yet"
-    ),
-    "notebooks/sqrt_dk.py": (
-        "a notebook: mkdocs-jupyter executes it at build and its printed numbers come from "
-        "its own cells; its markdown cells are not parsed here yet"
-    ),
-}
-
 
 # --- the page as a reader sees it ------------------------------------------------------------
 
@@ -376,6 +381,23 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[left + 1 : right + 1].strip(" ¶")
 
 
+def _includes(page: str, target: str) -> bool:
+    """Whether ``docs/<page>``'s source includes the file ``target`` whole, by ``--8<--``."""
+    path = claims.DOCS / page
+    return path.suffix == ".md" and any(
+        m["target"] == target for m in INCLUDE.finditer(path.read_text(encoding="utf-8"))
+    )
+
+
+@functools.cache
+def _rendered(target: str) -> str:
+    """The visible text that the Markdown file ``target`` renders to on its own."""
+    text = read_prose(render_html(claims.CONFIG, ROOT / target)).text
+    if not text:
+        raise ValueError(f"{target} renders to no text")
+    return text
+
+
 def covered_spans(page: str, prose: Prose) -> list[tuple[int, int, str]]:
     """The spans of ``prose.text`` that claims, kinds and exceptions cover, with their name."""
     text = prose.text
@@ -388,6 +410,10 @@ def covered_spans(page: str, prose: Prose) -> list[tuple[int, int, str]]:
         if kind.where == "math":
             for a, b in maths:
                 spans += [(a + x, a + y, kind.name) for x, y in _spans(kind.pattern, text[a:b])]
+        elif kind.where == "include":
+            if _includes(page, kind.pattern):
+                rendered = _rendered(kind.pattern)
+                spans += [(a, b, kind.name) for a, b in _spans(re.escape(rendered), text)]
         else:
             found = _spans(kind.pattern, text)
             if kind.where == "block start":
@@ -433,8 +459,6 @@ def _page_id(page: site.Page) -> str:
 
 @pytest.mark.parametrize("page", site.PAGES, ids=_page_id)
 def test_every_numeral_in_prose_is_tested(page: site.Page) -> None:
-    if page.source in NOT_COVERED:
-        pytest.skip(f"{page.source} is not covered yet: {NOT_COVERED[page.source]}")
     found = uncovered(page.source)
     listed = "\n".join(f"  {u}" for u in found)
     assert not found, (
@@ -445,8 +469,6 @@ def test_every_numeral_in_prose_is_tested(page: site.Page) -> None:
 def test_the_prose_read_here_is_the_text_claims_search() -> None:
     """The text whose numerals are checked is exactly the text ``claim`` searches."""
     for page in site.PAGES:
-        if page.is_notebook:
-            continue
         assert read_prose(claims.page_html(page.source)).text == claims.page_text(page.source)
 
 
@@ -481,3 +503,21 @@ def test_numbers_in_output_blocks_and_code_are_not_prose() -> None:
     assert [(u.number, u.page) for u in uncovered("attention.md", html)] == [
         ("2017", "attention.md")
     ]
+
+
+def test_the_bench_tables_figures_are_covered_by_their_place_not_their_value() -> None:
+    """A figure inside the included bench tables passes; the same figure typed into the
+    page's own prose does not."""
+    page = "performance.md"
+    html = claims.page_html(page)
+    text = read_prose(html).text
+    table = _rendered("bench/results.md")
+    assert text.count(table) == 1, "the page shows bench/results.md once, whole"
+    figure = next(m.group() for m in NUMERAL.finditer(table) if "." in m.group())
+    heading = '<h2 id="what-is-measured-and-how">'
+    assert heading in html, "the heading this test writes before is no longer on the page"
+    edited = html.replace(heading, f"<p>It took {figure} as long.</p>{heading}", 1)
+    found = uncovered(page, edited)
+    assert [u.number for u in found] == [figure], found
+    assert f"It took {figure} as long." in found[0].sentence
+    assert not uncovered(page)

@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -58,11 +58,14 @@ LESSON_0 = PRACTICE / "tokens"
 #: Each lesson's practice folder and the partial that shows its steps (the site model's).
 PARTIALS = {lesson.slug: ROOT / lesson.practice_partial for lesson in site.LESSONS}
 STEPS = sorted(p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir())
-MISTAKES = sorted(m for step in STEPS for m in (step / "mistakes").glob("*.py"))
-EXPECTED_HINT = re.compile(r"^EXPECTED_HINT:\s*(\S+)\s*$", re.MULTILINE)
 
 sys.path.insert(0, str(PRACTICE))
 import _harness as h  # noqa: E402
+
+#: Every typical mistake of every step, as (step folder, name in the step's MISTAKES).
+MISTAKES = [
+    (step, name) for step in STEPS for name in sorted(h.load_step(step / "checks.py").MISTAKES)
+]
 
 WORKED = read()  # lesson 1's worked example, from its one source
 
@@ -77,6 +80,17 @@ def run_file(step: Path, answer: Path) -> list[h.Result]:
 
 def rel(path: Path) -> str:
     return path.relative_to(PRACTICE).as_posix()
+
+
+def mistake_id(pair: tuple[Path, str]) -> str:
+    """``lesson/step/name``, a mistake's test id."""
+    return f"{rel(pair[0])}/{pair[1]}"
+
+
+def mistake_of(pair: tuple[Path, str]) -> h.Mistake:
+    step, name = pair
+    mistake: h.Mistake = checks_of(step).MISTAKES[name]
+    return mistake
 
 
 # --- the exercises ------------------------------------------------------------------------
@@ -95,7 +109,7 @@ def test_the_steps_of_each_lesson_exist() -> None:
         assert [int(s[:2]) for s in steps] == list(range(1, len(steps) + 1)), steps
     assert len(STEPS) >= 30  # 7 + 5 + 5 + 4 + 4 + 5 when the course had six lessons
     for step in STEPS:
-        mistakes = list((step / "mistakes").glob("*.py"))
+        mistakes = checks_of(step).MISTAKES
         assert len(mistakes) >= 3, f"{step.name}: expected at least 3 typical mistakes"
 
 
@@ -118,19 +132,19 @@ def test_starter_fails_and_says_what_to_do(step: Path) -> None:
     assert line is not None and "NotImplementedError" in starter_lines[line - 1]
 
 
-@pytest.mark.parametrize("mistake", MISTAKES, ids=rel)
-def test_each_mistake_fails_with_its_own_hint(mistake: Path) -> None:
-    source = mistake.read_text(encoding="utf-8")
-    declared = EXPECTED_HINT.findall(source)
-    assert len(declared) == 1, f"{rel(mistake)} must declare one EXPECTED_HINT line"
-    hint = declared[0]
-    step = checks_of(mistake.parent.parent)
-    assert hint in h.hints_of(step), f"{rel(mistake)}: unknown hint id {hint!r}"
+@pytest.mark.parametrize("pair", MISTAKES, ids=mistake_id)
+def test_each_mistake_fails_with_its_own_hint(pair: tuple[Path, str]) -> None:
+    """The mistake's source, the solution as its edits leave it, run as a reader's answer."""
+    mistake, where = mistake_of(pair), mistake_id(pair)
+    source, hint = mistake.source, mistake.hint
+    assert source and source != (pair[0] / "solution.py").read_text(encoding="utf-8")
+    step = checks_of(pair[0])
+    assert hint in h.hints_of(step), f"{where}: unknown hint id {hint!r}"
     results = h.run(step, source)
     failed = [r for r in results if not r.passed]
-    assert failed, f"{rel(mistake)} passes every check: the checks miss this mistake"
+    assert failed, f"{where} passes every check: the checks miss this mistake"
     assert hint in {r.hint for r in failed}, (
-        f"{rel(mistake)}: expected hint {hint!r}, got {sorted({r.hint for r in failed})}"
+        f"{where}: expected hint {hint!r}, got {sorted({r.hint for r in failed})}"
     )
     # The reader sees the hint's words, the call and (for wrong values) both answers.
     report = h.report_text(step.TITLE, [r.as_dict() for r in results], h.Printed().as_dict())
@@ -149,13 +163,47 @@ def test_each_mistake_fails_with_its_own_hint(mistake: Path) -> None:
         assert first.actual and first.expected and first.tolerance
 
 
+def test_an_edit_that_does_not_apply_names_the_step_the_mistake_and_the_text() -> None:
+    """A mistake's edit must find its text exactly once in the solution, and change it."""
+    solution = h.Solution("01_dot", (LESSON_1 / "01_dot" / "solution.py").read_text("utf-8"))
+    for old, count in (("x * z", 0), ("total", 3)):  # total =, total +=, return total
+        with pytest.raises(ValueError) as error:
+            h.mistakes(solution, "dot", {"typo": h.Mistake("dot-sums", (old, "y"))})
+        assert str(error.value) == (
+            f"practice step 01_dot, mistake 'typo': the text {old!r} stands {count} times "
+            "in the solution, not exactly once"
+        )
+    with pytest.raises(ValueError, match="practice step 01_dot, mistake 'same': no edit"):
+        h.mistakes(solution, "dot", {"same": h.Mistake("dot-sums", ("x * y", "x * y"))})
+    with pytest.raises(ValueError, match=r"mistake .renamed.: .* defines no function .dot."):
+        h.mistakes(solution, "dot", {"renamed": h.Mistake("dot-sums", ("def dot", "def d"))})
+    # Not a model: its source is made, its function not looked for.
+    free = h.mistakes(solution, "dot", {"f": h.Mistake("x", ("def dot", "def d"), model=False)})[
+        "f"
+    ]
+    assert "def d(a, b)" in free.source and free.compute is None
+    assert h.models(SimpleNamespace(MISTAKES={"f": free})) == []
+
+
+def test_the_published_checks_carry_the_solution_their_mistakes_edit() -> None:
+    """What the build publishes runs with no solution.py beside it, and derives the same
+    mistakes as the repository's checks."""
+    [dot, *_] = practice.read_steps(LESSON_1)
+    assert practice.SOLUTION_LINE not in dot.checks and "h.Solution(" in dot.checks
+    module = ModuleType("published_01_dot")
+    exec(compile(dot.checks, "published/01_dot/checks.py", "exec"), module.__dict__)
+    here = checks_of(LESSON_1 / "01_dot").MISTAKES
+    assert {k: m.source for k, m in module.MISTAKES.items()} == {
+        k: m.source for k, m in here.items()
+    }
+    with pytest.raises(ValueError, match="must stand once"):
+        practice.with_solution(practice.SOLUTION_LINE + "\n", "01_dot", "x = '\\\\'\n")
+
+
 def test_every_hint_a_mistake_can_earn_is_exercised() -> None:
-    """Each hint named by a step's known-mistake models has a mistake file triggering it."""
-    declared = {EXPECTED_HINT.findall(m.read_text(encoding="utf-8"))[0] for m in MISTAKES}
-    modelled = {m.hint for step in STEPS for m in checks_of(step).MISTAKES}
-    # sqrt-n-keys in step 5 is covered by step 2's file; everything else has its own.
-    # (The check below compares hint ids across steps, whichever step's text they carry.)
-    assert modelled - declared <= {"sqrt-n-keys"} | declared
+    """The hints of the lessons' classic mistakes are each earned by a mistake of a step
+    (every model is a mistake whose source is run, by construction: one declaration)."""
+    declared = {mistake_of(pair).hint for pair in MISTAKES}
     assert {
         "no-sqrt",
         "divided-by-dk",
@@ -526,14 +574,16 @@ def _cli(*args: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_command_line_from_the_repository() -> None:
+def test_command_line_from_the_repository(tmp_path: Path) -> None:
     """From the repository the harness is the command: it is what the checks import."""
     step = LESSON_1 / "03_softmax"
     harness = PRACTICE / "_harness.py"
     ok = _cli(harness, step / "checks.py", step / "solution.py", cwd=ROOT)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "PASS" in ok.stdout and "FAIL" not in ok.stdout
-    bad = _cli(harness, step / "checks.py", step / "mistakes" / "no_max.py", cwd=ROOT)
+    no_max = tmp_path / "no_max.py"
+    no_max.write_text(checks_of(step).MISTAKES["no_max"].source, encoding="utf-8")
+    bad = _cli(harness, step / "checks.py", no_max, cwd=ROOT)
     assert bad.returncode == 1
     assert "FAIL  large scores must not overflow" in bad.stdout
     assert "OverflowError" in bad.stdout and checks_of(step).HINTS["no-max"] in bad.stdout
@@ -554,13 +604,20 @@ def test_the_command_its_docstring_gives_runs_from_the_steps_folder(step: Path) 
 
 
 def test_command_line_from_a_flat_download_folder(tmp_path: Path) -> None:
-    """The three downloaded files in one folder, as the page names them."""
+    """The three downloaded files in one folder, as the page names them: the checks carry
+    the solution their mistakes edit, so a mistake earns its hint there too."""
     step = LESSON_1 / "01_dot"
     shutil.copy(PRACTICE / "_harness.py", tmp_path / "_harness.py")
+    solution = (step / "solution.py").read_text(encoding="utf-8")
     for name in ("checks.py", "starter.py"):  # as published: the worked example written in
         text = practice_text((step / name).read_text(encoding="utf-8"), WORKED, name)
+        text = practice.with_solution(text, step.name, solution)
         (tmp_path / f"01_dot_{name}").write_text(text, encoding="utf-8")
     shutil.copy(step / "solution.py", tmp_path / "answer.py")
+    mistake = checks_of(step).MISTAKES["product_of_sums"]
+    (tmp_path / "wrong.py").write_text(mistake.source, encoding="utf-8")
+    wrong = _cli(tmp_path / "01_dot_checks.py", tmp_path / "wrong.py", cwd=tmp_path)
+    assert wrong.returncode == 1 and checks_of(step).HINTS[mistake.hint] in wrong.stdout
     starter = _cli(tmp_path / "01_dot_checks.py", tmp_path / "01_dot_starter.py", cwd=tmp_path)
     assert starter.returncode == 1 and "NotImplementedError" in starter.stdout
     solved = _cli(tmp_path / "01_dot_checks.py", tmp_path / "answer.py", cwd=tmp_path)
@@ -690,12 +747,9 @@ def test_each_step_owns_the_hints_of_its_mistakes(step: Path) -> None:
     module = checks_of(step)
     own = set(module.HINTS)
     assert not own & set(h.COMMON_HINTS), "a step must not redefine a common hint"
-    named = {m.hint for m in module.MISTAKES} | {module.FALLBACK_HINT}
+    named = {m.hint for m in h.models(module)} | {module.FALLBACK_HINT}
     assert named <= own, f"hints named but not defined by the step: {named - own}"
-    declared = {
-        EXPECTED_HINT.findall(m.read_text(encoding="utf-8"))[0]
-        for m in (step / "mistakes").glob("*.py")
-    }
+    declared = {m.hint for m in module.MISTAKES.values()}
     assert declared <= own | set(h.COMMON_HINTS)
     # The harness is generic: no step's hint text is written in it.
     harness = (PRACTICE / "_harness.py").read_text(encoding="utf-8")
@@ -819,8 +873,9 @@ def test_site_files_name_what_is_missing(tmp_path: Path) -> None:
         practice.read_steps(tmp_path)
     with pytest.raises(ValueError, match="FUNCTION"):
         practice.step_constants('TITLE = "x"\nPARAMS = ("a",)\n')
+    (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="no practice step"):
-        practice.read_steps(tmp_path / "01_dot" / "mistakes")
+        practice.read_steps(tmp_path / "empty")
     with pytest.raises(FileNotFoundError, match="not found"):
         practice.read_steps(tmp_path / "nowhere")
     with pytest.raises(FileNotFoundError, match="not found"):
@@ -1063,27 +1118,26 @@ def test_feed_forward_case_labels_state_their_own_widths() -> None:
 #: acceptable (their own hint comes on a later check). Issue 30 asked for no new ones.
 FIRST_HINT_EXCEPTIONS = {
     # A constant shift raises OverflowError only on some cases; the first is a plain crash.
-    "attention/03_softmax/mistakes/shift_constant.py",
+    "attention/03_softmax/shift_constant",
     # The transposed mask crashes on the first non-square case before a value is compared.
-    "attention/07_many_queries/mistakes/mask_transposed.py",
+    "attention/07_many_queries/mask_transposed",
     # NaN rows are not equal to any modelled answer: the case check falls back, the
     # property that looks for NaN names it.
-    "self-attention/04_padding/mistakes/fully_masked_nan.py",
+    "self-attention/04_padding/fully_masked_nan",
 }
 
 
-@pytest.mark.parametrize("mistake", MISTAKES, ids=rel)
-def test_the_first_hint_a_mistake_earns_is_its_own(mistake: Path) -> None:
+@pytest.mark.parametrize("pair", MISTAKES, ids=mistake_id)
+def test_the_first_hint_a_mistake_earns_is_its_own(pair: tuple[Path, str]) -> None:
     """Issue 30: the hint the reader sees first (the first failing check's) names the mistake."""
-    source = mistake.read_text(encoding="utf-8")
-    hint = EXPECTED_HINT.findall(source)[0]
-    failed = [r for r in h.run(checks_of(mistake.parent.parent), source) if not r.passed]
-    assert failed, f"{rel(mistake)} passes every check"
-    if rel(mistake) in FIRST_HINT_EXCEPTIONS:
-        assert failed[0].hint != hint, f"{rel(mistake)} is fixed: take it off the exceptions"
+    mistake, where = mistake_of(pair), mistake_id(pair)
+    failed = [r for r in h.run(checks_of(pair[0]), mistake.source) if not r.passed]
+    assert failed, f"{where} passes every check"
+    if where in FIRST_HINT_EXCEPTIONS:
+        assert failed[0].hint != mistake.hint, f"{where} is fixed: take it off the exceptions"
         return
-    assert failed[0].hint == hint, (
-        f"{rel(mistake)}: the first failing check, {failed[0].name!r}, says {failed[0].hint!r}"
+    assert failed[0].hint == mistake.hint, (
+        f"{where}: the first failing check, {failed[0].name!r}, says {failed[0].hint!r}"
     )
 
 
@@ -1141,13 +1195,14 @@ def test_every_case_built_for_a_mistake_says_which(step: Path) -> None:
         "sw-negative-index",
         "sw-not-bool",
     }
-    for mistake in checks_of(step).MISTAKES:
+    for mistake in h.models(checks_of(step)):
         if mistake.hint in new:
             named = f" {mistake.hint}" in comments  # "For ffn-hidden-4d: ..." and lists
             assert named, f"{step.name}: no case comment names {mistake.hint}"
 
 
 def _answer(mistake: h.Mistake, case: h.Case) -> Any:
+    assert mistake.compute is not None
     try:
         return mistake.compute(*copy.deepcopy(case.args))
     except Exception as exc:  # a model that raises is told apart by its exception
@@ -1160,12 +1215,12 @@ def test_every_pair_of_modelled_mistakes_is_told_apart(step: Path) -> None:
     case differently, so that the hint a wrong answer earns can name the one made."""
     checks = checks_of(step)
     cases = checks.cases()
-    for mistake in checks.MISTAKES:
+    models = h.models(checks)
+    for mistake in models:
         answers = [(_answer(mistake, c), c) for c in cases]
         assert any(
             isinstance(a, tuple) or h.compare(a, c.expected, c.tol) is not None for a, c in answers
         ), f"{step.name}: no case catches {mistake.hint}"
-    models = list(checks.MISTAKES)
     for i, first in enumerate(models):
         for second in models[i + 1 :]:
             if first.hint == second.hint:

@@ -5,8 +5,8 @@
 - Each snippet file runs on its own, as a reader would run it, without error.
 - Each page, as rendered, yields at least one Sybil example per Python-like fence,
   counted here with a regex of its own rather than with Sybil's lexer.
-- The prose of the lesson and landing pages prints no computed decimal number:
-  such numbers belong in the output blocks, where Sybil checks them.
+
+That no number of a page's prose goes untested is ``tests/test_numerals.py``'s check.
 """
 
 from __future__ import annotations
@@ -148,44 +148,3 @@ def test_a_lesson_page_has_one_example_per_fence(page: Path) -> None:
     fences = python_fence_starts(document.text)
     assert len(fences) >= FEWEST_FENCES.get(page, 10)
     assert len(list(document)) == len(fences)
-
-
-def prose(text: str) -> str:
-    """Markdown text without front matter, fences, HTML comments, include lines and link targets.
-
-    Fences may be indented (inside an admonition); a link's address (an arXiv number,
-    say) is not a number the page prints.
-    """
-    text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
-    text = re.sub(r"\]\([^)\s]*\)", "]", text)
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
-    kept, fence = [], None
-    for line in text.splitlines():
-        opening = re.match(r"[ \t]*(`{3,}|~{3,})", line)
-        if fence is None and opening:
-            fence = opening[1]
-        elif (
-            fence is not None
-            and line.strip().startswith(fence)
-            and not line.strip().strip(fence[0])
-        ):
-            fence = None
-        elif fence is None and not INCLUDE.match(line):
-            kept.append(line)
-    return "\n".join(kept)
-
-
-@pytest.mark.parametrize("page", [*LESSONS, DOCS / "index.md"], ids=rel)
-def test_prose_prints_no_computed_decimal(page: Path) -> None:
-    decimals = re.findall(r"(?<![\w.])\d+\.\d+", prose(page.read_text(encoding="utf-8")))
-    assert not decimals, f"{rel(page)}: move these into checked output blocks: {decimals}"
-
-
-def test_prose_filter_sees_decimals_outside_fences() -> None:
-    text = "---\nx: 1.5\n---\nweights 0.506\n```text\n0.307\n```\n<!-- 2.5 -->\n"
-    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.506"]
-    linked = "[the paper](https://arxiv.org/abs/1706.03762) gives 0.25"
-    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(linked)) == ["0.25"]
-    # An indented fence (in an admonition) closes, and a link's address is not prose.
-    text = "!!! note\n    ```text\n    0.1\n    ```\n    after 0.2 [a](https://x/1.5)\n"
-    assert re.findall(r"(?<![\w.])\d+\.\d+", prose(text)) == ["0.2"]

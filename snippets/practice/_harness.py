@@ -12,7 +12,7 @@ or, for what every step shares, in :data:`COMMON_HINTS`):
 1. the code does not compile or crashes while loading: the line of the error;
 2. the call raised: the step's ``explain_exception`` (e.g. ``OverflowError`` from
    ``math.exp`` means the maximum was not subtracted), else a generic hint;
-3. the answer is wrong: each of the step's ``MISTAKES`` (a known wrong formula) is
+3. the answer is wrong: each of the step's model ``MISTAKES`` (an edited solution) is
    computed on the same arguments; if the reader's answer equals one of them, its
    hint is given; else the step's ``explain_answer``, which reads the answer itself
    (a NaN that no formula's answer can equal, as ``nan != nan``); otherwise the step's
@@ -92,7 +92,7 @@ LIMITS = Limits()
 
 #: The hints the harness itself gives, by id: the code does not load or crashes, or it
 #: breaks a rule every step shares. Each step's ``checks.py`` holds the hints about its
-#: own mistakes in its own ``HINTS``, and mistake files name the id they must trigger.
+#: own mistakes in its own ``HINTS``, and each of its ``MISTAKES`` names the id it earns.
 COMMON_HINTS: dict[str, str] = {
     "syntax": "Python could not read your code. Look at the line shown (and the one above it): "
     "a missing colon, bracket or quote, or an indentation that does not line up.",
@@ -131,12 +131,100 @@ class Case:
     tol: float = 1e-6
 
 
-@dataclass(frozen=True)
 class Mistake:
-    """A known wrong formula and the hint its answers earn."""
+    """A typical wrong answer, written once: the hint it earns and an edit of the solution.
 
-    hint: str
-    compute: Callable[..., Any]
+    Each edit is a pair ``(old, new)`` of text: ``old`` must stand exactly once in the
+    step's solution (after the edits before it), and is replaced by ``new``.
+    :func:`mistakes` applies the edits: ``source`` is then the wrong answer as a reader
+    would write it (the tests run it as one), and ``compute`` its function, the formula
+    the harness compares a reader's wrong answer with. ``model=False`` leaves a mistake
+    out of that comparison: it earns its hint another way (an exception, a NaN, a
+    changed input, a property), and its answers model nothing.
+
+    >>> solution = Solution("01_dot", "def dot(a, b):\\n    return a[0] * b[0]\\n")
+    >>> found = mistakes(solution, "dot", {"sum": Mistake("dot-sums", ("] * b", "] + b"))})
+    >>> found["sum"].compute([2], [3])
+    5
+    >>> mistakes(solution, "dot", {"typo": Mistake("x", ("a[1]", "a[0]"))})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: practice step 01_dot, mistake 'typo': the text 'a[1]' stands 0 times in the ...
+    """
+
+    def __init__(self, hint: str, *edits: tuple[str, str], model: bool = True) -> None:
+        self.hint = hint
+        self.edits = edits
+        self.model = model
+        self.source = ""
+        self.compute: Callable[..., Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"Mistake({self.hint!r}, {len(self.edits)} edits, model={self.model})"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A step's solution, as its mistakes edit it: the step's folder name and the text."""
+
+    step: str
+    text: str
+
+
+def solution_of(checks_file: str) -> Solution:
+    """The solution next to a step's ``checks.py``, in the repository. (The build writes
+    the text in its place, as ``Solution(step, text)``, in every file it publishes.)"""
+    path = Path(checks_file).resolve().with_name("solution.py")
+    return Solution(path.parent.name, path.read_text(encoding="utf-8"))
+
+
+def edited(solution: Solution, name: str, edits: Iterable[tuple[str, str]]) -> str:
+    """The solution's text with ``edits`` applied in order, each ``old`` found once."""
+    text = solution.text
+    for old, new in edits:
+        found = text.count(old) if old else 0
+        if found != 1:
+            raise ValueError(
+                f"practice step {solution.step}, mistake {name!r}: the text {old!r} stands "
+                f"{found} times in the solution, not exactly once"
+            )
+        text = text.replace(old, new)
+    if text == solution.text:
+        raise ValueError(f"practice step {solution.step}, mistake {name!r}: no edit")
+    return text
+
+
+def mistakes(solution: Solution, function: str, declared: dict[str, Mistake]) -> dict[str, Mistake]:
+    """``declared`` with each mistake's ``source`` (the edited solution) and, for a model,
+    ``compute`` (its ``function``, from that source) filled in.
+
+    Raises
+    ------
+    ValueError
+        If an edit's text does not stand exactly once, naming the step, mistake and text,
+        or if an edited solution does not define ``function``.
+    """
+    for name, mistake in declared.items():
+        mistake.source = edited(solution, name, mistake.edits)
+        if not mistake.model:
+            continue
+        namespace: dict[str, Any] = {"__name__": f"mistake_{name}"}
+        exec(compile(mistake.source, f"<{solution.step} mistake {name}>", "exec"), namespace)
+        compute = namespace.get(function)
+        if not callable(compute):
+            raise ValueError(
+                f"practice step {solution.step}, mistake {name!r}: the edited solution "
+                f"defines no function {function!r}"
+            )
+        mistake.compute = compute
+    return declared
+
+
+def models(step: Any) -> list[Mistake]:
+    """The step's mistakes whose answers a reader's wrong answer is compared with."""
+    found = getattr(step, "MISTAKES", {})
+    listed = found.values() if isinstance(found, dict) else found
+    return [m for m in listed if getattr(m, "model", True) and m.compute is not None]
 
 
 @dataclass
@@ -470,7 +558,8 @@ class Runner:
     def diagnose(self, args: tuple[Any, ...], actual: Any, expected: Any, tol: float) -> list[str]:
         """The hints of every known mistake whose answer equals the reader's, in order."""
         hints: list[str] = []
-        for mistake in getattr(self.step, "MISTAKES", ()):
+        listed = getattr(self.step, "MODELS", None)  # a plan's; a checks module's otherwise
+        for mistake in models(self.step) if listed is None else listed:
             try:
                 wrong = mistake.compute(*copy.deepcopy(args))
             except Exception:
@@ -704,7 +793,7 @@ def plan_of(step: ModuleType) -> SimpleNamespace:
         FUNCTION=step.FUNCTION,
         PARAMS=tuple(step.PARAMS),
         FALLBACK_HINT=step.FALLBACK_HINT,
-        MISTAKES=tuple(getattr(step, "MISTAKES", ())),
+        MODELS=tuple(models(step)),
         HINTS=dict(getattr(step, "HINTS", {})),
         explain_exception=getattr(step, "explain_exception", None),
         explain_answer=getattr(step, "explain_answer", None),

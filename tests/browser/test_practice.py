@@ -27,7 +27,7 @@ STEP_DIRS = {p.name: p for p in PRACTICE.glob("[a-z]*/[0-9][0-9]_*") if p.is_dir
 LESSON = "attention"
 #: The steps of lesson 1, the page /attention/.
 STEPS = sorted(name for name, folder in STEP_DIRS.items() if folder.parent.name == LESSON)
-# One typical mistake per step, and the hint it must earn (as its file declares).
+# One typical mistake per step, by its name in the step's MISTAKES (which names its hint).
 MISTAKE = {
     "01_dot": "elementwise",
     "02_scores": "no_sqrt",
@@ -47,10 +47,19 @@ def source(step: str, name: str) -> str:
     return (STEP_DIRS[step] / name).read_text(encoding="utf-8")
 
 
+def mistakes_of(step: str) -> dict[str, h.Mistake]:
+    """A step's typical mistakes, by name, as its checks.py declares them."""
+    found: dict[str, h.Mistake] = h.load_step(STEP_DIRS[step] / "checks.py").MISTAKES
+    return found
+
+
+def mistake_source(step: str, mistake: str) -> str:
+    """The mistake's code: the step's solution with the mistake's edits applied."""
+    return mistakes_of(step)[mistake].source
+
+
 def declared_hint(step: str, mistake: str) -> str:
-    text = source(step, f"mistakes/{mistake}.py")
-    lines = [line for line in text.splitlines() if line.startswith("EXPECTED_HINT:")]
-    return lines[0].split(":", 1)[1].strip()
+    return mistakes_of(step)[mistake].hint
 
 
 def runner(page: Any, step: str) -> Any:
@@ -210,11 +219,11 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
     # One typical mistake per step fails with its own hint; the help comes in tiers, each
     # on request: a nudge, then the failing call with both answers, then the solution.
     for step, mistake in MISTAKE.items():
-        assert run_code(page, step, source(step, f"mistakes/{mistake}.py")) == "fail", step
+        assert run_code(page, step, mistake_source(step, mistake)) == "fail", step
         hint = declared_hint(step, mistake)
         items = runner(page, step).locator(f".practice__check.is-fail[data-hint='{hint}']")
         assert items.count() >= 1, f"{step}/{mistake}: no failed check with hint {hint!r}"
-        climb_the_tiers(page, step, source(step, f"mistakes/{mistake}.py"))
+        climb_the_tiers(page, step, mistake_source(step, mistake))
 
     reveal = runner(page, "03_softmax").locator("[data-action='solution']")
     reveal.click()
@@ -236,7 +245,7 @@ def test_practice_runs_real_python_in_a_worker(page: Any, site_url: str, screens
 
     # The tiers by keyboard alone, on a fresh failure of step 1: Enter on the hint
     # button twice, and the focus lands on the solution button (tier 3).
-    assert run_code(page, "01_dot", source("01_dot", f"mistakes/{MISTAKE['01_dot']}.py")) == "fail"
+    assert run_code(page, "01_dot", mistake_source("01_dot", MISTAKE["01_dot"])) == "fail"
     runner(page, "01_dot").locator("[data-action='hint']").focus()
     page.keyboard.press("Enter")
     assert runner(page, "01_dot").get_attribute("data-tier") == "1"

@@ -4,15 +4,16 @@ The same machinery as lesson 1 (``test_practice.py``, which tests it in depth), 
 lesson page per run, for each lesson of the site model (``site_build/site.py``): the
 section names its lesson, so the page fetches that lesson's manifest and no other; the
 page offers a runner for each of the lesson's step folders, in order; every solution
-passes in Pyodide; every typical mistake of every step fails there with the hint its file
-declares, and the first failure says what CPython's run of the same harness says; the
-help comes in tiers; axe-core finds no violation in the section. The ``page`` fixture
-fails the test on any console error or any request to another host. (That nothing heavy
-loads before the section comes near is lesson 1's test.)
+passes in Pyodide; every typical mistake of every step (the solution with the mistake's
+edits applied) fails there with the hint it declares, and the first failure says what
+CPython's run of the same harness says; the help comes in tiers; axe-core finds no
+violation in the section. The ``page`` fixture fails the test on any console error or any
+request to another host. (That nothing heavy loads before the section comes near is
+lesson 1's test.)
 
 Nothing here is written per lesson: the steps are the folders, the first step's heading
 is ``#practice-<name>`` (``01_layer_norm`` gives ``#practice-layer-norm``), and the tiers
-of help are climbed with the first step's first mistake (in file-name order) whose first
+of help are climbed with the first step's first mistake (in name order) whose first
 failure shows both answers, so that the second tier is complete.
 """
 
@@ -33,6 +34,8 @@ from tests.browser.test_practice import (
     declared_hint,
     first_failure_in_cpython,
     h,
+    mistake_source,
+    mistakes_of,
     practice_workers,
     run_code,
     runner,
@@ -43,7 +46,7 @@ LESSONS = [lesson.slug for lesson in site.LESSONS if lesson.slug != LESSON]
 
 
 def mistakes(step: str) -> list[str]:
-    return sorted(p.stem for p in (STEP_DIRS[step] / "mistakes").glob("*.py"))
+    return sorted(mistakes_of(step))
 
 
 def anchor(step: str) -> str:
@@ -54,7 +57,7 @@ def anchor(step: str) -> str:
 def tier_mistake(step: str) -> str:
     """The first of ``step``'s mistakes whose first failure shows both answers."""
     for mistake in mistakes(step):
-        failed = first_failure_in_cpython(step, source(step, f"mistakes/{mistake}.py"))
+        failed = first_failure_in_cpython(step, mistake_source(step, mistake))
         if failed.actual and failed.expected:
             return mistake
     raise AssertionError(f"{step}: no mistake fails on a value, so tier 2 cannot be climbed")
@@ -88,11 +91,11 @@ def test_a_lessons_practice_runs_its_own_steps_in_pyodide(
     for step in steps:
         assert run_code(page, step, source(step, "solution.py")) == "pass", step
 
-    # Every typical mistake fails with the hint its file declares; the first failure
+    # Every typical mistake fails with the hint it declares; the first failure
     # carries the same hint in Pyodide as in CPython.
     for step in steps:
         for mistake in mistakes(step):
-            code = source(step, f"mistakes/{mistake}.py")
+            code = mistake_source(step, mistake)
             assert run_code(page, step, code) == "fail", f"{step}/{mistake} passes in Pyodide"
             hint = declared_hint(step, mistake)
             failed = runner(page, step).locator(f".practice__check.is-fail[data-hint='{hint}']")
@@ -102,7 +105,7 @@ def test_a_lessons_practice_runs_its_own_steps_in_pyodide(
 
     # The help comes in tiers, as in lesson 1 (a nudge, the failing call, a solution).
     step = steps[0]
-    code = source(step, f"mistakes/{tier_mistake(step)}.py")
+    code = mistake_source(step, tier_mistake(step))
     assert run_code(page, step, code) == "fail"
     climb_the_tiers(page, step, code)
     runner(page, step).locator("[data-action='solution']").click()

@@ -68,14 +68,61 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("dot-no-sum", lambda a, b: [x * y for x, y in zip(a, b)]),
-    h.Mistake("dot-sums", lambda a, b: sum(a) * sum(b)),
-    h.Mistake("dot-sums", lambda a, b: sum(a) + sum(b)),
-    h.Mistake("return-in-loop", lambda a, b: a[0] * b[0]),
-    h.Mistake("dot-off-by-one", lambda a, b: sum(a[i] * b[i] for i in range(len(a) - 1))),
-    h.Mistake("dot-off-by-one", lambda a, b: sum(a[i] * b[i] for i in range(1, len(a)))),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Returns the list of products instead of their sum.
+        "elementwise": h.Mistake(
+            "dot-no-sum",
+            (
+                (
+                    "total = 0.0\n"
+                    "    for x, y in zip(a, b):\n"
+                    "        total += x * y\n"
+                    "    return total"
+                ),
+                "return [x * y for x, y in zip(a, b)]",
+            ),
+        ),
+        # The range starts at 1, as if positions were counted from 1: the first pair is skipped.
+        "off_by_one_first": h.Mistake(
+            "dot-off-by-one",
+            (
+                ("0.0\n    for x, y in zip(a, b):\n        total += x * y"),
+                ("0\n    for i in range(1, len(a)):\n        total += a[i] * b[i]"),
+            ),
+        ),
+        # The range stops one position early: the last pair of entries is never added.
+        "off_by_one_last": h.Mistake(
+            "dot-off-by-one",
+            (
+                ("0.0\n    for x, y in zip(a, b):\n        total += x * y"),
+                ("0\n    for i in range(len(a) - 1):\n        total += a[i] * b[i]"),
+            ),
+        ),
+        # Multiplies the two sums instead of the matching entries.
+        "product_of_sums": h.Mistake(
+            "dot-sums",
+            (
+                (
+                    "total = 0.0\n"
+                    "    for x, y in zip(a, b):\n"
+                    "        total += x * y\n"
+                    "    return total"
+                ),
+                "return sum(a) * sum(b)",
+            ),
+        ),
+        # The `return` is indented inside the loop: only the first pair counts.
+        "return_in_loop": h.Mistake("return-in-loop", ("return", "    return")),
+        # Adds every entry of both lists: sum(a) + sum(b).
+        "sum_of_sums": h.Mistake("dot-sums", ("x * y", "x + y")),
+    },
+)
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

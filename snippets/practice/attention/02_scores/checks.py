@@ -79,13 +79,46 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("no-sqrt", lambda q, keys: _scaled(1.0, q, keys)),
-    h.Mistake("divided-by-dk", lambda q, keys: _scaled(len(q), q, keys)),
-    h.Mistake("power-precedence", lambda q, keys: _scaled(len(q) ** 1 / 2, q, keys)),
-    h.Mistake("power-precedence", lambda q, keys: _scaled(len(q) * 2, q, keys)),
-    h.Mistake("sqrt-n-keys", lambda q, keys: _scaled(math.sqrt(len(keys)), q, keys)),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Divides by d_k instead of its square root.
+        "divided_by_dk": h.Mistake(
+            "divided-by-dk",
+            (
+                ("scale = math.sqrt(len(q))\n    return [dot(q, k) / scale"),
+                ("d_k = len(q)\n    return [dot(q, k) / d_k"),
+            ),
+        ),
+        # Raw dot products: the √d_k scale is missing.
+        "no_sqrt": h.Mistake(
+            "no-sqrt",
+            (("scale = math.sqrt(len(q))\n    return [dot(q, k) / scale"), "return [dot(q, k)"),
+        ),
+        # Writes the square root as `** 1/2`, which Python reads as `(d_k ** 1) / 2`.
+        "power_precedence": h.Mistake(
+            "power-precedence",
+            (
+                ("scale = math.sqrt(len(q))\n    return [dot(q, k) / scale"),
+                ("d_k = len(q)\n    return [dot(q, k) / d_k**1 / 2"),
+            ),
+        ),
+        # Takes d_k to be the number of keys instead of the width of the vectors.
+        "sqrt_n_keys": h.Mistake(
+            "sqrt-n-keys",
+            (
+                ("scale = math.sqrt(len(q))\n    return [dot(q, k) / scale"),
+                "return [dot(q, k) / math.sqrt(len(keys))",
+            ),
+        ),
+        # Writes √d_k as len(q) ** 1 / 2, which is d_k / 2.
+        "power_half": h.Mistake("power-precedence", ("math.sqrt(len(q))", "len(q) ** 1 / 2")),
+    },
+)
 
 
 def _reversed(answer: Any) -> Any:

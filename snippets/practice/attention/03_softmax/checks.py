@@ -102,12 +102,111 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("raw-normalised", lambda s: [x / sum(s) for x in s]),
-    h.Mistake("not-normalised", lambda s: [math.exp(x - max(s)) for x in s]),
-    h.Mistake("not-normalised", lambda s: [math.exp(x) for x in s]),
-    h.Mistake("argmax", _one_hot),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Gives all the weight to the largest score (a hard maximum, not a soft one).
+        "argmax": h.Mistake(
+            "argmax",
+            (
+                (
+                    "m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [e / total for e in exps"
+                ),
+                (
+                    "best = scores.index(max(scores))\n"
+                    "    return [1.0 if i == best else 0.0 for i in range(len(scores))"
+                ),
+            ),
+        ),
+        # Right answers, but written into the caller's list: the scores are gone after the call.
+        "in_place": h.Mistake(
+            "mutated-input",
+            (
+                (
+                    "exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [e / total for e in exps]"
+                ),
+                (
+                    "for i in range(len(scores)):\n"
+                    "        scores[i] = math.exp(scores[i] - m)\n"
+                    "    total = sum(scores)\n"
+                    "    for i in range(len(scores)):\n"
+                    "        scores[i] = scores[i] / total\n"
+                    "    return scores"
+                ),
+            ),
+            model=False,
+        ),
+        # The textbook formula without subtracting the maximum: exp(1000) overflows.
+        "no_max": h.Mistake(
+            "no-max",
+            (("m = max(scores)\n    exps = [math.exp(s - m"), "exps = [math.exp(s"),
+            model=False,
+        ),
+        # Returns the exponentials without dividing by their sum.
+        "not_normalised": h.Mistake(
+            "not-normalised",
+            (
+                (
+                    "exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [e / total for e in exps"
+                ),
+                "return [math.exp(s - m) for s in scores",
+            ),
+        ),
+        # Normalises the raw scores instead of their exponentials.
+        "raw_normalised": h.Mistake(
+            "raw-normalised",
+            (
+                (
+                    "m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [e / total for e in exps"
+                ),
+                ("total = sum(scores)\n    return [s / total for s in scores"),
+            ),
+        ),
+        # Subtracts a fixed 1000 whatever the scores: very negative scores then all round to 0.
+        "shift_constant": h.Mistake(
+            "no-max",
+            (("m = max(scores)\n    exps = [math.exp(s - m"), "exps = [math.exp(s - 1000"),
+            model=False,
+        ),
+        # Subtracts the first score: safe only when the first score happens to be the largest.
+        "shift_first": h.Mistake(
+            "no-max",
+            (("m = max(scores)\n    exps = [math.exp(s - m"), "exps = [math.exp(s - scores[0]"),
+            model=False,
+        ),
+        # Subtracts the mean instead of the maximum: fine for narrow scores, overflows for wide
+        # ones.
+        "shift_mean": h.Mistake(
+            "no-max",
+            (
+                ("m = max(scores)\n    exps = [math.exp(s - m"),
+                ("mean = sum(scores) / len(scores)\n    exps = [math.exp(s - mean"),
+            ),
+            model=False,
+        ),
+        # Subtracts the smallest score: every exponent becomes >= 0, the wrong way round.
+        "shift_min": h.Mistake("no-max", (" max", " min"), model=False),
+        # Returns exp(s) for each score: no maximum, no division by the sum.
+        "exp_only": h.Mistake(
+            "not-normalised",
+            ("return [e / total for e in exps]", "return [math.exp(s) for s in scores]"),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[list[float]]) -> str | None:

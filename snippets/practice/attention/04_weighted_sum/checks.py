@@ -91,13 +91,82 @@ def _pick_largest(weights: list[float], values: list[list[float]]) -> list[float
     return list(values[weights.index(max(weights))])
 
 
-MISTAKES = [
-    h.Mistake("argmax", _pick_largest),
-    h.Mistake("unweighted", lambda w, vs: [sum(col) / len(vs) for col in zip(*vs)]),
-    h.Mistake("unweighted", lambda w, vs: [sum(col) for col in zip(*vs)]),
-    h.Mistake("wrong-axis", lambda w, vs: [wj * sum(v) for wj, v in zip(w, vs)]),
-    h.Mistake("wrong-axis", lambda w, vs: sum(wj * sum(v) for wj, v in zip(w, vs))),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Returns the value with the largest weight instead of blending them all.
+        "argmax": h.Mistake(
+            "argmax",
+            (
+                (
+                    "d_v = len(values[0])\n"
+                    "    out = [0.0] * d_v\n"
+                    "    for w, v in zip(weights, values):\n"
+                    "        for i in range(d_v):\n"
+                    "            out[i] += w * v[i]\n"
+                    "    return out"
+                ),
+                ("best = weights.index(max(weights))\n    return list(values[best])"),
+            ),
+        ),
+        # Scales the caller's value vectors in place before adding them up.
+        "in_place": h.Mistake(
+            "mutated-input",
+            (
+                ("d_v):\n            out[i] += w * v[i]\n    return out"),
+                (
+                    "len(v)):\n"
+                    "            v[i] = w * v[i]\n"
+                    "    return [sum(column) for column in zip(*values)]"
+                ),
+            ),
+            model=False,
+        ),
+        # Averages the values and ignores the weights.
+        "unweighted": h.Mistake(
+            "unweighted",
+            (
+                (
+                    "d_v = len(values[0])\n"
+                    "    out = [0.0] * d_v\n"
+                    "    for w, v in zip(weights, values):\n"
+                    "        for i in range(d_v):\n"
+                    "            out[i] += w * v[i]\n"
+                    "    return out"
+                ),
+                (
+                    "n = len(values)\n"
+                    "    return [sum(v[i] for v in values) / n for i in range(len(values[0]))]"
+                ),
+            ),
+        ),
+        # Sums inside each value vector: one number per item instead of one vector.
+        "wrong_axis": h.Mistake(
+            "wrong-axis",
+            (
+                (
+                    "d_v = len(values[0])\n"
+                    "    out = [0.0] * d_v\n"
+                    "    for w, v in zip(weights, values):\n"
+                    "        for i in range(d_v):\n"
+                    "            out[i] += w * v[i]\n"
+                    "    return out"
+                ),
+                "return [w * sum(v) for w, v in zip(weights, values)]",
+            ),
+        ),
+        # Adds the values up, ignoring the weights.
+        "unweighted_sum": h.Mistake("unweighted", ("out[i] += w * v[i]", "out[i] += v[i]")),
+        # Weighs the sum of each value's entries and adds them up: one number.
+        "wrong_axis_sum": h.Mistake(
+            "wrong-axis", ("return out", "return sum(w * sum(v) for w, v in zip(weights, values))")
+        ),
+    },
+)
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

@@ -155,28 +155,181 @@ def _keys_as_values(q: Vector, keys: Matrix, values: Matrix) -> Vector:
     return _variant(_scaled, _softmax, blend_keys=True)(q, values, keys)
 
 
-MISTAKES = [
-    h.Mistake("no-sqrt", _variant(_dot, _softmax)),
-    h.Mistake("divided-by-dk", _variant(lambda q, k: _dot(q, k) / len(q), _softmax)),
-    h.Mistake(
-        "sqrt-n-keys",
-        lambda q, ks, vs: _variant(lambda a, b: _dot(a, b) / math.sqrt(len(ks)), _softmax)(
-            q, ks, vs
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Returns the value of the best-matching key instead of a blend.
+        "argmax": h.Mistake(
+            "argmax",
+            (
+                (
+                    "d_k = len(q)\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    weights = [e / total for e in exps]\n"
+                    "    d_v = len(values[0])\n"
+                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v)]"
+                ),
+                (
+                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "    return list(values[scores.index(max(scores))])"
+                ),
+            ),
         ),
-    ),
-    h.Mistake(
-        "sqrt-d-v",
-        lambda q, ks, vs: _variant(lambda a, b: _dot(a, b) / math.sqrt(len(vs[0])), _softmax)(
-            q, ks, vs
+        # Divides the scores by d_k instead of √d_k.
+        "divided_by_dk": h.Mistake(
+            "divided-by-dk",
+            (
+                ("d_k = len(q)\n    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k"),
+                "scores = [sum(a * b for a, b in zip(q, k)) / len(q",
+            ),
         ),
-    ),
-    h.Mistake("power-precedence", _variant(lambda q, k: _dot(q, k) / (len(q) ** 1 / 2), _softmax)),
-    h.Mistake("power-precedence", _variant(lambda q, k: _dot(q, k) / len(q) / 2, _softmax)),
-    h.Mistake("raw-normalised", _variant(_scaled, lambda s: [x / sum(s) for x in s])),
-    h.Mistake("argmax", _variant(_scaled, _one_hot)),
-    h.Mistake("keys-values", _variant(_scaled, _softmax, blend_keys=True)),
-    h.Mistake("keys-values", _keys_as_values),
-]
+        # Returns the worked example's answer whatever the input: the seeded cases catch it.
+        "hard_coded": h.Mistake(
+            "attend-wrong",
+            (
+                (
+                    "d_k = len(q)\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    weights = [e / total for e in exps]\n"
+                    "    d_v = len(values[0])\n"
+                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v)"
+                ),
+                "return [5.68, 1.55",
+            ),
+            model=False,
+        ),
+        # Weights the keys with the scores: the output has the width of a key, not a value.
+        "keys_values": h.Mistake(
+            "keys-values",
+            (
+                (
+                    "total = sum(exps)\n"
+                    "    weights = [e / total for e in exps]\n"
+                    "    d_v = len(values[0])\n"
+                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v"
+                ),
+                (
+                    "weights = [e / sum(exps) for e in exps]\n"
+                    "    return [sum(w * k[i] for w, k in zip(weights, keys)) for i in range(len(keys[0])"
+                ),
+            ),
+        ),
+        # Right on small inputs, but exp overflows when the scores are large.
+        "no_max": h.Mistake(
+            "no-max",
+            (
+                (
+                    "d_k = len(q)\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    weights = [e / total for e in exps]\n"
+                    "    d_v = len(values[0])\n"
+                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v"
+                ),
+                (
+                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "    exps = [math.exp(s) for s in scores]\n"
+                    "    weights = [e / sum(exps) for e in exps]\n"
+                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(len(values[0])"
+                ),
+            ),
+            model=False,
+        ),
+        # Feeds the raw dot products to softmax: the √d_k scale is missing.
+        "no_sqrt": h.Mistake(
+            "no-sqrt",
+            (
+                ("d_k = len(q)\n    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k"),
+                "scores = [sum(a * b for a, b in zip(q, k)",
+            ),
+        ),
+        # Writes √d_k as `len(q) ** 1/2`, which is d_k / 2: right only when d_k is 4.
+        "power_precedence": h.Mistake(
+            "power-precedence",
+            (
+                ("d_k = len(q)\n    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k)"),
+                ("scale = len(q) ** 1 / 2\n    scores = [sum(a * b for a, b in zip(q, k)) / scale"),
+            ),
+        ),
+        # Divides the scores by their sum instead of taking a softmax.
+        "raw_normalised": h.Mistake(
+            "raw-normalised",
+            (
+                (
+                    "d_k = len(q)\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    weights = [e / total for e in exps]\n"
+                    "    d_v = len(values[0])\n"
+                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v"
+                ),
+                (
+                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "    weights = [s / sum(scores) for s in scores]\n"
+                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(len(values[0])"
+                ),
+            ),
+        ),
+        # Scales twice: a scores helper that already divides by sqrt(d_k), divided again.
+        # Dividing by sqrt(d_k) twice is dividing by d_k, so the divided-by-dk case catches it;
+        # its hint names both ways of getting there.
+        "scaled_twice": h.Mistake(
+            "divided-by-dk",
+            (
+                ("math\n"),
+                (
+                    "math\n"
+                    "def scores(q, keys):\n"
+                    "    return [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                ),
+            ),
+            (
+                (
+                    "d_k = len(q)\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores"
+                ),
+                (
+                    "s = [x / math.sqrt(len(q)) for x in scores(q, keys)]\n"
+                    "    m = max(s)\n"
+                    "    exps = [math.exp(x - m) for x in s"
+                ),
+            ),
+        ),
+        # Scales by the square root of the values' width, d_v, instead of the keys' width, d_k.
+        "sqrt_d_v": h.Mistake(
+            "sqrt-d-v",
+            (
+                ("d_k = len(q)\n    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k"),
+                (
+                    "d_v = len(values[0])\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_v"
+                ),
+            ),
+        ),
+        # Divides by √n_keys, the number of keys, instead of √d_k.
+        "sqrt_n_keys": h.Mistake("sqrt-n-keys", ("math.sqrt(d_k)", "math.sqrt(len(keys))")),
+        # Writes the scale as d_k**1 / 2, which divides by d_k, then by 2.
+        "power_twice": h.Mistake("power-precedence", ("/ math.sqrt(d_k)", "/ d_k**1 / 2")),
+        # Scores the query against the values, then blends the values.
+        "scores_against_values": h.Mistake("keys-values", ("for k in keys]", "for k in values]")),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Vector, Matrix, Matrix]) -> str | None:

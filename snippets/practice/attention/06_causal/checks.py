@@ -157,27 +157,141 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("no-mask", lambda qs, ks, vs: [_one_query(q, ks, vs) for q in qs]),
-    h.Mistake(
-        "mask-inverted",
-        lambda qs, ks, vs: [_one_query(q, ks[i:], vs[i:]) for i, q in enumerate(qs)],
-    ),
-    h.Mistake(
-        "mask-off-by-one",
-        lambda qs, ks, vs: [_one_query(q, ks[:i], vs[:i]) for i, q in enumerate(qs)],
-    ),
-    h.Mistake(
-        "mask-sees-next",
-        lambda qs, ks, vs: [_one_query(q, ks[: i + 2], vs[: i + 2]) for i, q in enumerate(qs)],
-    ),
-    h.Mistake(
-        "queries-as-keys",
-        lambda qs, ks, vs: [_one_query(q, qs[: i + 1], vs[: i + 1]) for i, q in enumerate(qs)],
-    ),
-    h.Mistake("mask-after-softmax", _masked_after_softmax),
-    h.Mistake("mask-zero", _masked_by_zero),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Query i looks at keys i..n-1 (the future) instead of 0..i (the past).
+        "inverted_mask": h.Mistake("mask-inverted", (": i + 1], values[: i + 1", "i:], values[i:")),
+        # Takes the softmax over every key, then zeroes the future weights without
+        # renormalising.
+        "mask_after_softmax": h.Mistake(
+            "mask-after-softmax",
+            (
+                "return [attend(q, keys[: i + 1], values[: i + 1]) for i, q in enumerate(queries)]",
+                (
+                    "outputs = []\n"
+                    "    for i, q in enumerate(queries):\n"
+                    "        scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores]\n"
+                    "        weights = [e / sum(exps) for e in exps]\n"
+                    "        for j in range(i + 1, len(keys)):\n"
+                    "            weights[j] = 0.0\n"
+                    "        outputs.append(\n"
+                    "            [sum(w * v[c] for w, v in zip(weights, values)) for c in range(len(values[0]))]\n"
+                    "        )\n"
+                    "    return outputs"
+                ),
+            ),
+        ),
+        # Multiplies the scores by a 0/1 causal mask, so the future keys score 0, not -inf.
+        "mask_by_multiplying": h.Mistake(
+            "mask-zero",
+            (
+                "return [attend(q, keys[: i + 1], values[: i + 1]) for i, q in enumerate(queries)]",
+                (
+                    "outputs = []\n"
+                    "    for i, q in enumerate(queries):\n"
+                    "        mask = [1 if j <= i else 0 for j in range(len(keys))]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "        scores = [s * keep for s, keep in zip(scores, mask)]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        outputs.append(\n"
+                    "            [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
+                    "        )\n"
+                    "    return outputs"
+                ),
+            ),
+        ),
+        # Gives the future keys a score of 0 instead of -inf, and keeps them in the softmax.
+        "mask_by_zero": h.Mistake(
+            "mask-zero",
+            (
+                "return [attend(q, keys[: i + 1], values[: i + 1]) for i, q in enumerate(queries)]",
+                (
+                    "outputs = []\n"
+                    "    for i, q in enumerate(queries):\n"
+                    "        scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "        for j in range(i + 1, len(keys)):\n"
+                    '            scores[j] = 0  # "masked"\n'
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        outputs.append(\n"
+                    "            [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
+                    "        )\n"
+                    "    return outputs"
+                ),
+            ),
+        ),
+        # Every query sees every key, the future included: the mask is missing.
+        "no_mask": h.Mistake(
+            "no-mask",
+            (
+                "keys[: i + 1], values[: i + 1]) for i, q in enumerate(queries)",
+                "keys, values) for q in queries",
+            ),
+        ),
+        # Exponentiates the raw scores: right on small scores, OverflowError on large ones.
+        "no_max": h.Mistake(
+            "no-max",
+            (
+                "return [attend(q, keys[: i + 1], values[: i + 1]) for i, q in enumerate(queries)]",
+                (
+                    "outputs = []\n"
+                    "    for i, q in enumerate(queries):\n"
+                    "        seen_k, seen_v = keys[: i + 1], values[: i + 1]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in seen_k]\n"
+                    "        exps = [math.exp(s) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        outputs.append(\n"
+                    "            [sum(e * v[c] for e, v in zip(exps, seen_v)) / total for c in range(len(values[0]))]\n"
+                    "        )\n"
+                    "    return outputs"
+                ),
+            ),
+            model=False,
+        ),
+        # Query i looks at keys 0..i-1: it misses itself, and query 0 has no key at all.
+        "off_by_one": h.Mistake("mask-off-by-one", (" i + 1], values[: i + 1", "i], values[:i")),
+        # Scores each query against the earlier QUERIES instead of the keys.
+        "queries_as_keys": h.Mistake("queries-as-keys", ("[attend(q, keys", "[attend(q, queries")),
+        # Softmax over every key, future ones included, then the future zeroed and renormalised.
+        "renormalised": h.Mistake(
+            "causal-renormalised",
+            (
+                "return [attend(q, keys[: i + 1], values[: i + 1]) for i, q in enumerate(queries)]",
+                (
+                    "out = []\n"
+                    "    for i, q in enumerate(queries):\n"
+                    "        scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "        top = max(scores)\n"
+                    "        exps = [math.exp(s - top) if j <= i else 0.0 for j, s in enumerate(scores)]\n"
+                    "        total = sum(exps)\n"
+                    "        weights = [e / total for e in exps]\n"
+                    "        out.append(\n"
+                    "            [sum(w * row[c] for w, row in zip(weights, values)) for c in range(len(values[0]))]\n"
+                    "        )\n"
+                    "    return out"
+                ),
+            ),
+            model=False,
+        ),
+        # Query i looks at keys 0..i+1: one key into the future (keys[: i + 2]).
+        "sees_next": h.Mistake("mask-sees-next", ("1], values[: i + 1", "2], values[: i + 2")),
+        # Query i sees keys[:i], the keys before it but not its own; query 0 gets an empty row.
+        "off_by_one_empty": h.Mistake(
+            "mask-off-by-one",
+            ("keys[: i + 1], values[: i + 1]) for i", "keys[:i], values[:i]) if i else [] for i"),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Matrix, Matrix, Matrix]) -> str | None:

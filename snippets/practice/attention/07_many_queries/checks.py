@@ -170,19 +170,300 @@ def _transposed(mask: Mask, n_q: int, n_k: int) -> Mask:
     ]
 
 
-MISTAKES = [
-    h.Mistake("mask-ignored", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, None)),
-    h.Mistake("mask-meaning", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, _inverted(mask))),
-    h.Mistake(
-        "mask-transposed",
-        lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, _transposed(mask, len(qs), len(ks))),
-    ),
-    h.Mistake(
-        "mask-after-softmax", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, mask, after=True)
-    ),
-    h.Mistake("mask-zero", _masked_by_zero),
-    h.Mistake("one-output-per-query", lambda qs, ks, vs, mask=None: _rows(qs, ks, vs, mask)[0]),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Answers only the first query: one vector comes back instead of one per query.
+        "first_query_only": h.Mistake(
+            "one-output-per-query",
+            (
+                ("math\n"),
+                (
+                    "math\n"
+                    "def attend(q, keys, values):\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
+                ),
+            ),
+            (
+                (
+                    "d_k = len(queries[0])\n"
+                    "    outputs = []\n"
+                    "    for i, q in enumerate(queries):\n"
+                    "        seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        width = len(values[0])\n"
+                    "        outputs.append(\n"
+                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
+                    "        )\n"
+                    "    return outputs"
+                ),
+                (
+                    "seen = [j for j in range(len(keys)) if mask is None or mask[0][j]]\n"
+                    "    return attend(queries[0], [keys[j] for j in seen], [values[j] for j in seen])"
+                ),
+            ),
+        ),
+        # Takes the softmax over every key, then zeroes the masked weights without
+        # renormalising.
+        "mask_after_softmax": h.Mistake(
+            "mask-after-softmax",
+            (
+                (
+                    "seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen"
+                ),
+                "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys",
+            ),
+            (
+                "total = sum(exps)",
+                (
+                    "weights = [e / sum(exps) for e in exps]\n"
+                    "        if mask is not None:\n"
+                    "            weights = [w if ok else 0.0 for w, ok in zip(weights, mask[i])]"
+                ),
+            ),
+            (
+                (
+                    "\n"
+                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
+                    "        "
+                ),
+                "[sum(w * v[c] for w, v in zip(weights, values)) for c in range(width)]",
+            ),
+        ),
+        # Multiplies the scores by the mask (True = 1, False = 0): masked keys score 0, not
+        # -inf.
+        "mask_by_multiplying": h.Mistake(
+            "mask-zero",
+            (
+                (
+                    "seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen"
+                ),
+                (
+                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "        if mask is not None:\n"
+                    "            scores = [s * keep for s, keep in zip(scores, mask[i])"
+                ),
+            ),
+            (
+                "values[j][c] for e, j in zip(exps, seen)) / total for c in range(width",
+                "v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0])",
+            ),
+        ),
+        # Gives the masked keys a score of 0 instead of -inf, and keeps them in the softmax.
+        "mask_by_zero": h.Mistake(
+            "mask-zero",
+            (
+                (
+                    "seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen"
+                ),
+                (
+                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "        if mask is not None:\n"
+                    "            scores = [s if mask[i][j] else 0.0 for j, s in enumerate(scores)"
+                ),
+            ),
+            (
+                "values[j][c] for e, j in zip(exps, seen)) / total for c in range(width",
+                "v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0])",
+            ),
+        ),
+        # Runs every query over every key: the mask is accepted but never used.
+        "mask_ignored": h.Mistake(
+            "mask-ignored",
+            (
+                ("math\n"),
+                (
+                    "math\n"
+                    "def attend(q, keys, values):\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
+                ),
+            ),
+            (
+                (
+                    "d_k = len(queries[0])\n"
+                    "    outputs = []\n"
+                    "    for i, q in enumerate(queries):\n"
+                    "        seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        width = len(values[0])\n"
+                    "        outputs.append(\n"
+                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
+                    "        )\n"
+                    "    return outputs"
+                ),
+                "return [attend(q, keys, values) for q in queries]",
+            ),
+        ),
+        # Reads True as "hide this key": the opposite of the convention (True = may attend).
+        "mask_meaning": h.Mistake(
+            "mask-meaning",
+            (
+                ("math\n"),
+                (
+                    "math\n"
+                    "def attend(q, keys, values):\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
+                ),
+            ),
+            (
+                (
+                    "mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        width = len(values[0])\n"
+                    "        outputs.append(\n"
+                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
+                    "        "
+                ),
+                (
+                    "not mask[i][j]]\n"
+                    "        outputs.append(attend(q, [keys[j] for j in seen], [values[j] for j in seen])"
+                ),
+            ),
+        ),
+        # Makes the mask a required argument: a call without one raises TypeError.
+        "mask_required": h.Mistake(
+            "mask-optional",
+            (
+                (
+                    "attention(queries, keys, values, mask=None):\n"
+                    '    """One output per query: softmax over the keys it may see, then the weighted sum."""\n'
+                    "    d_k = len(queries[0])"
+                ),
+                (
+                    "attend(q, keys, values):\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
+                    "def attention(queries, keys, values, mask):"
+                ),
+            ),
+            (
+                (
+                    "scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        width = len(values[0])\n"
+                    "        outputs.append(\n"
+                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
+                    "        "
+                ),
+                "outputs.append(attend(q, [keys[j] for j in seen], [values[j] for j in seen])",
+            ),
+            model=False,
+        ),
+        # Looks the mask up as mask[j][i] (key first) instead of mask[i][j] (query first).
+        "mask_transposed": h.Mistake(
+            "mask-transposed",
+            (
+                ("math\n"),
+                (
+                    "math\n"
+                    "def attend(q, keys, values):\n"
+                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
+                ),
+            ),
+            (
+                (
+                    "mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        width = len(values[0])\n"
+                    "        outputs.append(\n"
+                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
+                    "        "
+                ),
+                (
+                    "(j < len(mask) and mask[j][i])]\n"
+                    "        outputs.append(attend(q, [keys[j] for j in seen], [values[j] for j in seen])"
+                ),
+            ),
+        ),
+        # Exponentiates the raw scores: right on small scores, OverflowError on large ones.
+        "no_max": h.Mistake(
+            "no-max",
+            (
+                (
+                    "seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores"
+                ),
+                (
+                    "allowed = [mask is None or mask[i][j] for j in range(len(keys))]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "        exps = [math.exp(s) if ok else 0.0 for s, ok in zip(scores, allowed)"
+                ),
+            ),
+            (
+                "values[j][c] for e, j in zip(exps, seen)) / total for c in range(width",
+                "v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0])",
+            ),
+            model=False,
+        ),
+        # Softmax over every key, masked ones included, then the masked zeroed and renormalised.
+        "renormalised": h.Mistake(
+            "mask-renormalised",
+            (
+                (
+                    "seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
+                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
+                    "        m = max(scores)\n"
+                    "        exps = [math.exp(s - m) for s in scores"
+                ),
+                (
+                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
+                    "        top = max(scores)\n"
+                    "        exps = [\n"
+                    "            math.exp(s - top) if mask is None or mask[i][j] else 0.0 for j, s in enumerate(scores)\n"
+                    "        "
+                ),
+            ),
+            ("width = len(values[0])", "weights = [e / total for e in exps]"),
+            (
+                "e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width",
+                "w * row[c] for w, row in zip(weights, values)) for c in range(len(values[0])",
+            ),
+            model=False,
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Matrix, Matrix, Matrix, Mask]) -> str | None:

@@ -182,11 +182,147 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("os-no-rescale", _no_rescale),
-    h.Mistake("os-wrong-way", _wrong_way),
-    h.Mistake("os-per-block", _per_block),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Right, except for a block of -inf only while the maximum is still -inf: there m -
+        # m_new is -inf - (-inf), which is nan, and the nan spreads to every weight.
+        "nan_on_masked_block": h.Mistake(
+            "os-neg-inf",
+            (
+                (
+                    "        if m_new == -math.inf:\n"
+                    "            continue  # only -inf so far: nothing to add (and -inf - -inf would be nan)\n"
+                ),
+                "",
+            ),
+            (
+                (
+                    "    if m == -math.inf:\n"
+                    "        return [0.0] * len(x)  # every score is -inf: no key may be attended to\n"
+                ),
+                "",
+            ),
+            model=False,
+        ),
+        # Sums exp(v) itself, block by block, with no maximum: right for small scores, but
+        # exp(1000) overflows and exp(-1000) is 0.
+        "no_max": h.Mistake(
+            "os-no-max",
+            (
+                (
+                    "chunk = x[start : start + block]\n"
+                    "        m_new = max(m, max(chunk))\n"
+                    "        if m_new == -math.inf:\n"
+                    "            continue  # only -inf so far: nothing to add (and -inf - -inf would be nan)\n"
+                    "        total = total * math.exp(m - m_new) + sum(math.exp(v - m_new) for v in chunk)\n"
+                    "        m = m_new\n"
+                    "    if m == -math.inf:\n"
+                    "        return [0.0] * len(x)  # every score is -inf: no key may be attended to\n"
+                    "    return [math.exp(v - m"
+                ),
+                (
+                    "total += sum(math.exp(v) for v in x[start : start + block])\n"
+                    "    return [math.exp(v"
+                ),
+            ),
+            model=False,
+        ),
+        # Moves the maximum but never rescales the running sum: old terms stay measured against
+        # the old maximum.
+        "no_rescale": h.Mistake(
+            "os-no-rescale",
+            (
+                (
+                    "continue  # only -inf so far: nothing to add (and -inf - -inf would be nan)\n"
+                    "        total = total * math.exp(m - m_new)"
+                ),
+                ("continue\n        total = total"),
+            ),
+        ),
+        # Normalises each block on its own: every block's weights add up to 1.
+        "per_block": h.Mistake(
+            "os-per-block",
+            ("m, total = -math.inf, 0.0", "weights = []"),
+            (
+                (
+                    "m_new = max(m, max(chunk))\n"
+                    "        if m_new == -math.inf:\n"
+                    "            continue  # only -inf so far: nothing to add (and -inf - -inf would be nan)\n"
+                    "        total = total * math.exp(m - m_new) + sum(math.exp(v - m_new) for v in chunk)\n"
+                    "        m = m_new\n"
+                    "    if m == -math.inf:\n"
+                    "        return [0.0] * len(x)  # every score is -inf: no key may be attended to\n"
+                    "    return [math.exp(v - m) / total for v in x]"
+                ),
+                (
+                    "m = max(chunk)\n"
+                    "        exps = [math.exp(v - m) for v in chunk]\n"
+                    "        total = sum(exps)\n"
+                    "        weights += [e / total for e in exps]\n"
+                    "    return weights"
+                ),
+            ),
+        ),
+        # Rescales by exp(m_new - m) instead of exp(m - m_new): from m = -inf that is exp(inf) =
+        # inf, and 0 * inf is nan.
+        "wrong_way": h.Mistake(
+            "os-wrong-way",
+            (
+                (
+                    "if m_new == -math.inf:\n"
+                    "            continue  # only -inf so far: nothing to add (and -inf - -inf would be nan)\n"
+                    "        total = total * math.exp(m - m_new"
+                ),
+                "total = total * math.exp(m_new - m",
+            ),
+            (
+                (
+                    "    if m == -math.inf:\n"
+                    "        return [0.0] * len(x)  # every score is -inf: no key may be attended to\n"
+                ),
+                "",
+            ),
+        ),
+        # Starts from the first block (no -inf), then rescales the wrong way, by exp(m_new - m):
+        # the old terms grow instead of shrinking.
+        "wrong_way_first_block": h.Mistake(
+            "os-wrong-way",
+            (
+                ("m, total = -math.inf, 0.0\n    for start in range(0"),
+                (
+                    "m = max(x[:block])\n"
+                    "    total = sum(math.exp(v - m) for v in x[:block])\n"
+                    "    for start in range(block"
+                ),
+            ),
+            (
+                (
+                    "if m_new == -math.inf:\n"
+                    "            continue  # only -inf so far: nothing to add (and -inf - -inf would be nan)\n"
+                    "        total = total * math.exp(m - m_new"
+                ),
+                "total = total * math.exp(m_new - m",
+            ),
+            (
+                (
+                    "    if m == -math.inf:\n"
+                    "        return [0.0] * len(x)  # every score is -inf: no key may be attended to\n"
+                ),
+                "",
+            ),
+        ),
+        # Rescales by exp(m_new - m), with the first block, where m is -inf, guarded.
+        "wrong_way_guarded": h.Mistake(
+            "os-wrong-way",
+            ("math.exp(m - m_new)", "(math.exp(m_new - m) if m > -math.inf else 0.0)"),
+        ),
+    },
+)
 
 
 def _has_nan(x: object) -> bool:

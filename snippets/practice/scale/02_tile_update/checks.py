@@ -162,13 +162,27 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("tu-acc-not-rescaled", lambda *a: _update(*a, rescale_acc=False)),
-    h.Mistake("tu-total-not-rescaled", lambda *a: _update(*a, rescale_total=False)),
-    h.Mistake("tu-divided", _divided),
-    h.Mistake("tu-wrong-way", lambda *a: _update(*a, wrong_way=True)),
-    h.Mistake("tu-old-max", lambda m, *a: (m, *expected(m, *a)[1:])),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Rescales the running total but not the accumulated values.
+        "acc_not_rescaled": h.Mistake("tu-acc-not-rescaled", ("c * a", "a")),
+        # Divides acc by the total at every block, as if it were already the output.
+        "divides_inside": h.Mistake(
+            "tu-divided", ("total_new, acc_new", "total_new, [a / total_new for a in acc_new]")
+        ),
+        # Computes the new sums against m_new but hands back the old maximum m.
+        "keeps_old_max": h.Mistake("tu-old-max", ("return m_new", "return m")),
+        # Rescales the accumulated values but not the running total.
+        "total_not_rescaled": h.Mistake("tu-total-not-rescaled", ("c * total", "total")),
+        # Rescales both sums by exp(m_new - m) instead of exp(m - m_new).
+        "wrong_way": h.Mistake("tu-wrong-way", ("m - m_new", "m_new - m")),
+    },
+)
 
 
 def _not_finite(x: object) -> bool:

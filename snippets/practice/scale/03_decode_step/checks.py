@@ -135,20 +135,101 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("dc-before-append", _with_out(lambda ck, cv, q, k, v: attend(q, ck, cv))),
-    h.Mistake(
-        "dc-no-scale", _with_out(lambda ck, cv, q, k, v: attend(q, [*ck, k], [*cv, v], scale=False))
-    ),
-    h.Mistake("dc-only-new", _with_out(lambda ck, cv, q, k, v: list(v))),
-    h.Mistake(
-        "dc-wrong-axis",
-        _with_out(lambda ck, cv, q, k, v: [math.fsum(col) for col in zip(*cv, v)]),
-    ),
-    h.Mistake(
-        "dc-cache-not-returned", lambda ck, cv, q, k, v: (ck, cv, expected(ck, cv, q, k, v)[2])
-    ),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Appends k and v to the caller's lists themselves, as a cache in a real model would:
+        # the checks call again with the cache they gave, and find it changed.
+        "appends_in_place": h.Mistake(
+            "mutated-input",
+            (
+                (
+                    "keys, values = cache_k + [k], cache_v + [v]\n"
+                    "    scores = [sum(a * b for a, b in zip(q, key)) / math.sqrt(len(q)) for key in keys"
+                ),
+                (
+                    "cache_k.append(k)\n"
+                    "    cache_v.append(v)\n"
+                    "    scores = [sum(a * b for a, b in zip(q, key)) / math.sqrt(len(q)) for key in cache_k"
+                ),
+            ),
+            (
+                ("values)) / total for i in range(len(v))]\n    return keys, values"),
+                ("cache_v)) / total for i in range(len(v))]\n    return cache_k, cache_v"),
+            ),
+            model=False,
+        ),
+        # Attends over the old cache, then appends: the new token never sees itself.
+        "before_append": h.Mistake(
+            "dc-before-append",
+            (
+                (
+                    "keys, values = cache_k + [k], cache_v + [v]\n"
+                    "    scores = [sum(a * b for a, b in zip(q, key)) / math.sqrt(len(q)) for key in keys"
+                ),
+                "scores = [sum(a * b for a, b in zip(q, key)) / math.sqrt(len(q)) for key in cache_k",
+            ),
+            (
+                ("values)) / total for i in range(len(v))]\n    return keys, values"),
+                (
+                    "cache_v)) / total for i in range(len(v))]\n"
+                    "    return cache_k + [k], cache_v + [v]"
+                ),
+            ),
+        ),
+        # Attends over the cache and the new token, but hands back the old cache.
+        "cache_not_returned": h.Mistake(
+            "dc-cache-not-returned", ("return keys, values", "return cache_k, cache_v")
+        ),
+        # Forgets to divide the scores by sqrt(d_k).
+        "no_scale": h.Mistake("dc-no-scale", ("/ math.sqrt(len(q)) for", "for")),
+        # Attends to the new key alone: the softmax of one score is 1, so the output is v
+        # itself.
+        "only_new": h.Mistake(
+            "dc-only-new",
+            (
+                (
+                    "keys, values = cache_k + [k], cache_v + [v]\n"
+                    "    scores = [sum(a * b for a, b in zip(q, key)) / math.sqrt(len(q)) for key in keys"
+                ),
+                "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q))",
+            ),
+            (
+                (
+                    "sum(e * row[i] for e, row in zip(exps, values)) / total for i in range(len(v))]\n"
+                    "    return keys, values"
+                ),
+                ("exps[0] * x / total for x in v]\n    return cache_k + [k], cache_v + [v]"),
+            ),
+        ),
+        # Takes softmax over the wrong axis: the scores as a column, one score per row, so every
+        # weight is 1 and the output is the sum of the values.
+        "wrong_axis": h.Mistake(
+            "dc-wrong-axis",
+            (
+                (
+                    "scores = [sum(a * b for a, b in zip(q, key)) / math.sqrt(len(q)) for key in keys]\n"
+                    "    m = max(scores)\n"
+                    "    exps = [math.exp(s - m) for s in scores]\n"
+                    "    total = sum(exps)\n"
+                    "    out = [sum(e * row[i] for e, row in zip(exps, values)) / total"
+                ),
+                (
+                    "column = [[sum(a * b for a, b in zip(q, key)) / math.sqrt(len(q))] for key in keys]\n"
+                    "    weights = []\n"
+                    "    for row in column:  # softmax of each row of the column: one score each\n"
+                    "        exps = [math.exp(s - max(row)) for s in row]\n"
+                    "        weights.append(exps[0] / sum(exps))\n"
+                    "    out = [sum(w * row[i] for w, row in zip(weights, values))"
+                ),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Any, ...]) -> str | None:

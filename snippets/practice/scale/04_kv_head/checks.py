@@ -96,12 +96,52 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("gqa-interleaved", lambda i, n, g: i % g),
-    h.Mistake("gqa-by-kv-heads", lambda i, n, g: i // g),
-    h.Mistake("gqa-off-by-one", lambda i, n, g: (i + 1) // (n // g)),
-    h.Mistake("gqa-true-division", lambda i, n, g: i / (n / g)),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Checks the groups with assert: an AssertionError with no message, not a ValueError
+        # that says what is wrong.
+        "asserts": h.Mistake(
+            "gqa-error-message",
+            (
+                (
+                    "if n_heads % n_kv_heads != 0:\n"
+                    '        raise ValueError(f"n_heads ({n_heads}) must be a multiple of n_kv_heads ({n_kv_heads})")'
+                ),
+                "assert n_heads % n_kv_heads == 0",
+            ),
+            model=False,
+        ),
+        # Counts the query heads from 1, (i + 1) // group: the last head of each group is one
+        # off.
+        "counts_from_one": h.Mistake("gqa-off-by-one", ("return i", "return (i + 1)")),
+        # Divides by the number of key/value heads, not by the size of a group.
+        "divides_by_kv_heads": h.Mistake(
+            "gqa-by-kv-heads", ("(n_heads // n_kv_heads)", "n_kv_heads")
+        ),
+        # Deals the query heads out in turn (interleaved), i % n_kv_heads, instead of in groups.
+        "interleaved": h.Mistake("gqa-interleaved", ("// (n_heads // n_kv_heads)", "% n_kv_heads")),
+        # Never checks that the groups are equal: 6 heads over 4 key/value heads gives an
+        # answer.
+        "no_error": h.Mistake(
+            "gqa-no-error",
+            (
+                (
+                    "    if n_heads % n_kv_heads != 0:\n"
+                    '        raise ValueError(f"n_heads ({n_heads}) must be a multiple of n_kv_heads ({n_kv_heads})")\n'
+                ),
+                "",
+            ),
+            model=False,
+        ),
+        # Divides with /, which gives a float (1.25), not a head's number.
+        "true_division": h.Mistake("gqa-true-division", ("/ (n_heads /", " (n_heads ")),
+    },
+)
 
 
 def _names_both(error: str, n_heads: int, n_kv_heads: int) -> bool:

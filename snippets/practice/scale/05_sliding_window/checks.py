@@ -132,13 +132,42 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("sw-plus-one", lambda n, w: expected(n, w + 1)),
-    h.Mistake("sw-no-self", lambda n, w: [[i - w < j < i for j in range(n)] for i in range(n)]),
-    h.Mistake("sw-symmetric", lambda n, w: [[abs(i - j) < w for j in range(n)] for i in range(n)]),
-    h.Mistake("sw-negative-index", _negative_index),
-    h.Mistake("sw-not-bool", lambda n, w: [[int(x) for x in row] for row in expected(n, w)]),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Sets row[j] for j from i - window + 1 to i: a negative j counts from the END of the
+        # row, so early queries see keys from the future (or the index runs off the row).
+        "negative_index": h.Mistake(
+            "sw-negative-index",
+            (
+                "return [[i - window < j <= i for j in range(n)] for i in range(n)]",
+                (
+                    "mask = []\n"
+                    "    for i in range(n):\n"
+                    "        row = [False] * n\n"
+                    "        for j in range(i - window + 1, i + 1):\n"
+                    "            row[j] = True\n"
+                    "        mask.append(row)\n"
+                    "    return mask"
+                ),
+            ),
+        ),
+        # Leaves the query's own key out: i - window < j < i.
+        "no_self": h.Mistake("sw-no-self", ("j <=", "j <")),
+        # Returns 1 and 0 instead of True and False.
+        "ones_and_zeros": h.Mistake(
+            "sw-not-bool", ("i - window < j <= i", "1 if i - window < j <= i else 0")
+        ),
+        # A window on both sides, |i - j| < window: the query also sees future keys.
+        "symmetric": h.Mistake("sw-symmetric", ("i - window < j <= i", "abs(i - j) < window")),
+        # Counts the window without the query itself: window + 1 keys, i - window <= j <= i.
+        "window_plus_one": h.Mistake("sw-plus-one", ("window <", "window <=")),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[int, int]) -> str | None:

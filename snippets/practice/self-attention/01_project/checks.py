@@ -97,15 +97,67 @@ def _width_from_rows(x: Matrix, w: Matrix) -> Matrix:
     return [[sum(row[k] * w[k][j] for k in range(len(row))) for j in range(len(w))] for row in x]
 
 
-MISTAKES = [
-    h.Mistake("project-transposed", _along_rows),
-    h.Mistake("project-width", _width_from_rows),
-    h.Mistake(
-        "project-elementwise",
-        lambda x, w: [[a * b for a, b in zip(row, w_row)] for row, w_row in zip(x, w)],
-    ),
-    h.Mistake("project-one-row", lambda x, w: expected(x, w)[0]),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Multiplies x and w entry by entry (numpy's x * w, not x @ w).
+        "elementwise": h.Mistake(
+            "project-elementwise",
+            (
+                (
+                    "d_in, d_out = len(w), len(w[0])\n"
+                    "    return [[sum(row[k] * w[k][j] for k in range(d_in)) for j in range(d_out)] for row in x"
+                ),
+                "return [[a * b for a, b in zip(row, w_row)] for row, w_row in zip(x, w)",
+            ),
+        ),
+        # Projects the first token only: one vector comes back instead of one row per token.
+        "first_row_only": h.Mistake(
+            "project-one-row",
+            (
+                (
+                    "d_in, d_out = len(w), len(w[0])\n"
+                    "    return [[sum(row[k] * w[k][j] for k in range(d_in)) for j in range(d_out)] for row in x"
+                ),
+                (
+                    "row = x[0]\n"
+                    "    return [sum(row[k] * w[k][j] for k in range(len(w))) for j in range(len(w[0]))"
+                ),
+            ),
+        ),
+        # Compares each token with the ROWS of w (x W^T, or W x with column vectors).
+        "transposed": h.Mistake(
+            "project-transposed",
+            (
+                (
+                    "d_in, d_out = len(w), len(w[0])\n"
+                    "    return [[sum(row[k] * w[k][j] for k in range(d_in)) for j in range(d_out)"
+                ),
+                "return [[sum(a * b for a, b in zip(row, w_row)) for w_row in w",
+            ),
+        ),
+        # Gives each output row one entry per row of w (d_in) instead of per column (d_out).
+        "width_from_rows": h.Mistake(
+            "project-width",
+            (
+                (
+                    "d_in, d_out = len(w), len(w[0])\n"
+                    "    return [[sum(row[k] * w[k][j] for k in range(d_in)) for j in range(d_out)] for row in x]"
+                ),
+                (
+                    "out = []\n"
+                    "    for row in x:\n"
+                    "        out.append([sum(row[k] * w[k][j] for k in range(len(row))) for j in range(len(w))])\n"
+                    "    return out"
+                ),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Matrix, Matrix]) -> str | None:

@@ -89,20 +89,90 @@ def _blocks_of(x: Matrix, width: int, count: int) -> list[Matrix]:
     return [[row[i * width : (i + 1) * width] for row in x] for i in range(count)]
 
 
-MISTAKES = [
-    h.Mistake("heads-interleaved", lambda x, nh: [[row[i::nh] for row in x] for i in range(nh)]),
-    h.Mistake("heads-swapped", lambda x, nh: _blocks_of(x, nh, len(x[0]) // nh)),
-    h.Mistake(
-        "heads-tokens",
-        lambda x, nh: [x[i * (len(x) // nh) : (i + 1) * (len(x) // nh)] for i in range(nh)],
-    ),
-    h.Mistake(
-        "heads-outer",
-        lambda x, nh: [
-            [row[i * (len(row) // nh) : (i + 1) * (len(row) // nh)] for i in range(nh)] for row in x
-        ],
-    ),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Uses num_heads as the width of a block: d / h heads of width h, the other way round.
+        "block_width": h.Mistake(
+            "heads-swapped",
+            (
+                (
+                    'f"num_heads = {num_heads} does not divide the width of x, {d}")\n'
+                    "    d_head = d // num_heads\n"
+                    "    return [[row[i * d_head : (i + 1) * d_head] for row in x] for i in range(num_heads"
+                ),
+                (
+                    '"num_heads must divide the width of x")\n'
+                    "    return [[row[i * num_heads : (i + 1) * num_heads] for row in x] for i in range(d // num_heads"
+                ),
+            ),
+        ),
+        # Deals the columns out like cards: head i gets columns i, i + h, i + 2h, ...
+        "interleaved": h.Mistake(
+            "heads-interleaved",
+            (
+                (
+                    "d = len(x[0])\n"
+                    "    if d % num_heads != 0:\n"
+                    '        raise ValueError(f"num_heads = {num_heads} does not divide the width of x, {d}")\n'
+                    "    d_head = d // num_heads\n"
+                    "    return [[row[i * d_head : (i + 1) * d_head"
+                ),
+                (
+                    "if len(x[0]) % num_heads != 0:\n"
+                    '        raise ValueError("num_heads must divide the width of x")\n'
+                    "    return [[row[i::num_heads"
+                ),
+            ),
+        ),
+        # Right blocks, but 6 columns and 4 heads silently give 4 heads of width 1.
+        "no_divisibility_check": h.Mistake(
+            "heads-not-divisible",
+            (
+                (
+                    "d = len(x[0])\n"
+                    "    if d % num_heads != 0:\n"
+                    '        raise ValueError(f"num_heads = {num_heads} does not divide the width of x, {d}")\n'
+                    "    d_head = d"
+                ),
+                "d_head = len(x[0])",
+            ),
+            model=False,
+        ),
+        # Right blocks, wrong nesting: one list per token holding its pieces (n x h x d_head).
+        "per_token": h.Mistake(
+            "heads-outer",
+            (
+                'f"num_heads = {num_heads} does not divide the width of x, {d}',
+                '"num_heads must divide the width of x',
+            ),
+            ("row in x] for i in range(num_heads)", "i in range(num_heads)] for row in x"),
+        ),
+        # Splits the sequence (the rows) into groups of tokens instead of the columns.
+        "split_tokens": h.Mistake(
+            "heads-tokens",
+            (
+                (
+                    "d = len(x[0])\n"
+                    "    if d % num_heads != 0:\n"
+                    '        raise ValueError(f"num_heads = {num_heads} does not divide the width of x, {d}")\n'
+                    "    d_head = d // num_heads\n"
+                    "    return [[row[i * d_head : (i + 1) * d_head] for row in x"
+                ),
+                (
+                    "if len(x[0]) % num_heads != 0:\n"
+                    '        raise ValueError("num_heads must divide the width of x")\n'
+                    "    size = len(x) // num_heads\n"
+                    "    return [x[i * size : (i + 1) * size"
+                ),
+            ),
+        ),
+    },
+)
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

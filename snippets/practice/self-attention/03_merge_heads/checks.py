@@ -93,15 +93,64 @@ def _interleaved(heads: list[Matrix]) -> Matrix:
     ]
 
 
-MISTAKES = [
-    h.Mistake("merge-stacked", lambda heads: [row for head in heads for row in head]),
-    h.Mistake(
-        "merge-added",
-        lambda heads: [[sum(col) for col in zip(*rows)] for rows in zip(*heads)],
-    ),
-    h.Mistake("merge-interleaved", _interleaved),
-    h.Mistake("merge-reversed", lambda heads: expected(heads[::-1])),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Adds the heads entry by entry instead of joining them: rows stay d_head wide.
+        "added": h.Mistake(
+            "merge-added",
+            (
+                ("n = len(heads[0])\n    return [[value for head in heads for value in head[t]"),
+                (
+                    "n, d_head = len(heads[0]), len(heads[0][0])\n"
+                    "    return [[sum(head[t][c] for head in heads) for c in range(d_head)"
+                ),
+            ),
+        ),
+        # Deals the columns back in turn: heads[0]'s first, heads[1]'s first, ... (zip of the
+        # rows).
+        "interleaved": h.Mistake(
+            "merge-interleaved",
+            (
+                (
+                    "n = len(heads[0])\n"
+                    "    return [[value for head in heads for value in head[t]] for t in range(n)]"
+                ),
+                (
+                    "merged = []\n"
+                    "    for t in range(len(heads[0])):\n"
+                    "        row = []\n"
+                    "        for values in zip(*(head[t] for head in heads)):\n"
+                    "            row.extend(values)\n"
+                    "        merged.append(row)\n"
+                    "    return merged"
+                ),
+            ),
+        ),
+        # Joins the heads last one first.
+        "reversed_heads": h.Mistake("merge-reversed", ("in heads", "in heads[::-1]")),
+        # Puts the heads one under the other: n * h rows of width d_head.
+        "stacked": h.Mistake(
+            "merge-stacked",
+            (
+                (
+                    "n = len(heads[0])\n"
+                    "    return [[value for head in heads for value in head[t]] for t in range(n)]"
+                ),
+                (
+                    "rows = []\n"
+                    "    for head in heads:\n"
+                    "        rows.extend(list(row) for row in head)\n"
+                    "    return rows"
+                ),
+            ),
+        ),
+    },
+)
 
 
 if __name__ == "__main__":

@@ -183,13 +183,187 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("mask-zero", lambda q, k, v, keep: _batch(q, k, v, keep, "zero")),
-    h.Mistake("mask-meaning", lambda q, k, v, keep: _batch(q, k, v, keep, "inverted")),
-    h.Mistake("batch-mixed", lambda q, k, v, keep: _batch(q, k, v, keep, "mixed")),
-    h.Mistake("padding-after-softmax", lambda q, k, v, keep: _batch(q, k, v, keep, "after")),
-    h.Mistake("padding-zeros-width", lambda q, k, v, keep: _batch(q, k, v, keep, "zeros-dk")),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Takes the softmax over every key, then zeroes the padding weights without
+        # renormalising.
+        "after_softmax": h.Mistake(
+            "padding-after-softmax",
+            (
+                (
+                    "if not real:  # only padding: nothing to attend to\n"
+                    "                rows.append([0.0] * d_v)\n"
+                    "                continue\n"
+                    "            scores = [sum(a * b for a, b in zip(qi, k[s][j])) / math.sqrt(len(qi)) for j in real"
+                ),
+                "scores = [sum(a * b for a, b in zip(qi, kj)) / math.sqrt(len(qi)) for kj in k[s]",
+            ),
+            (
+                (
+                    "total = sum(exps)\n"
+                    "            rows.append(\n"
+                    "                [sum(e * v[s][j][c] for e, j in zip(exps, real)) / total for c in range(d_v)]\n"
+                    "            "
+                ),
+                (
+                    "weights = [e / sum(exps) if ok else 0.0 for e, ok in zip(exps, keep[s])]\n"
+                    "            d_v = len(v[s][0])\n"
+                    "            rows.append([sum(w * vj[c] for w, vj in zip(weights, v[s])) for c in range(d_v)]"
+                ),
+            ),
+        ),
+        # Flattens the batch: every query attends to the real keys of every sequence.
+        "batch_mixed": h.Mistake(
+            "batch-mixed",
+            (
+                '    "',
+                (
+                    "    keys = [kj for seq in k for kj in seq]\n"
+                    "    values = [vj for seq in v for vj in seq]\n"
+                    "    kept = [ok for row in keep for ok in row]\n"
+                    "    real = [j for j in range(len(keys)) if kept[j]]\n"
+                    '    "'
+                ),
+            ),
+            (
+                (
+                    "        real = [j for j in range(len(k[s])) if keep[s][j]]\n"
+                    "        d_v = len(v[s][0])\n"
+                ),
+                "",
+            ),
+            (
+                (
+                    "if not real:  # only padding: nothing to attend to\n"
+                    "                rows.append([0.0] * d_v)\n"
+                    "                continue\n"
+                    "            scores = [sum(a * b for a, b in zip(qi, k[s]"
+                ),
+                "scores = [sum(a * b for a, b in zip(qi, keys",
+            ),
+            (
+                ("\n            rows.append("),
+                ("\n            d_v = len(values[0])\n            rows.append("),
+            ),
+            (" v[s]", " values"),
+        ),
+        # Right until a sequence is all padding: then max() gets no score at all and raises.
+        "fully_masked_crash": h.Mistake(
+            "fully-masked",
+            (
+                (
+                    "            if not real:  # only padding: nothing to attend to\n"
+                    "                rows.append([0.0] * d_v)\n"
+                    "                continue\n"
+                ),
+                "",
+            ),
+            model=False,
+        ),
+        # Scores padding -inf, which is right, but a sequence of padding only becomes NaN.
+        "fully_masked_nan": h.Mistake(
+            "fully-masked-nan",
+            (
+                (
+                    "if not real:  # only padding: nothing to attend to\n"
+                    "                rows.append([0.0] * d_v)\n"
+                    "                continue\n"
+                    "            scores = [sum(a * b for a, b in zip(qi, k[s][j])) / math.sqrt(len(qi)) for j in real"
+                ),
+                (
+                    "scores = [sum(a * b for a, b in zip(qi, kj)) / math.sqrt(len(qi)) for kj in k[s]]\n"
+                    "            scores = [x if ok else -math.inf for x, ok in zip(scores, keep[s])"
+                ),
+            ),
+            (
+                (
+                    "rows.append(\n"
+                    "                [sum(e * v[s][j][c] for e, j in zip(exps, real)) / total for c in range(d_v)]\n"
+                    "            "
+                ),
+                (
+                    "d_v = len(v[s][0])\n"
+                    "            rows.append([sum(e * vj[c] for e, vj in zip(exps, v[s])) / total for c in range(d_v)]"
+                ),
+            ),
+            model=False,
+        ),
+        # Scores the padding keys 0 instead of leaving them out: they still get weight.
+        "mask_by_zero": h.Mistake(
+            "mask-zero",
+            (
+                (
+                    "if not real:  # only padding: nothing to attend to\n"
+                    "                rows.append([0.0] * d_v)\n"
+                    "                continue\n"
+                    "            scores = [sum(a * b for a, b in zip(qi, k[s][j])) / math.sqrt(len(qi)) for j in real"
+                ),
+                (
+                    "scores = [sum(a * b for a, b in zip(qi, kj)) / math.sqrt(len(qi)) for kj in k[s]]\n"
+                    "            scores = [x if ok else 0.0 for x, ok in zip(scores, keep[s])"
+                ),
+            ),
+            (
+                "v[s][j][c] for e, j in zip(exps, real)) / total for c in range(d_v",
+                "vj[c] for e, vj in zip(exps, v[s])) / total for c in range(len(v[s][0])",
+            ),
+        ),
+        # Reads keep as True = padding, the convention of nn.MultiheadAttention, not this one.
+        "mask_inverted": h.Mistake(
+            "mask-meaning",
+            (("keep[s][j]]\n        d_v = len(v[s][0])"), "not keep[s][j]]"),
+            (
+                ("  # only padding: nothing to attend to\n                rows.append([0.0] * d_v"),
+                ("\n                rows.append([0.0] * len(v[s][0])"),
+            ),
+            (
+                ("\n            rows.append("),
+                ("\n            d_v = len(v[s][0])\n            rows.append("),
+            ),
+        ),
+        # Exponentiates the raw scores: right on small scores, OverflowError on large ones.
+        "no_max": h.Mistake(
+            "no-max",
+            (("top = max(scores)\n            exps = [math.exp(x - top"), "exps = [math.exp(x"),
+            model=False,
+        ),
+        # Softmax over every key, padding included, then padding zeroed and the rest
+        # renormalised.
+        "renormalised": h.Mistake(
+            "padding-renormalised",
+            (
+                "k[s][j])) / math.sqrt(len(qi)) for j in real",
+                "kj)) / math.sqrt(len(qi)) for kj in k[s]",
+            ),
+            ("for x in scores", "if keep[s][j] else 0.0 for j, x in enumerate(scores)"),
+            (
+                (
+                    "rows.append(\n"
+                    "                [sum(e * v[s][j][c] for e, j in zip(exps, real)) / total for c in range(d_v)]\n"
+                    "            "
+                ),
+                (
+                    "weights = [e / total for e in exps]\n"
+                    "            rows.append([sum(w * v[s][j][c] for j, w in enumerate(weights)) for c in range(d_v)]"
+                ),
+            ),
+            model=False,
+        ),
+        # A sequence of padding only answered with rows of zeros as wide as the queries (d_k).
+        "zeros_of_width_dk": h.Mistake(
+            "padding-zeros-width",
+            (
+                ("  # only padding: nothing to attend to\n                rows.append([0.0] * d_v"),
+                ("\n                rows.append([0.0] * len(qi)"),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Batch, Batch, Batch, Keep]) -> str | None:

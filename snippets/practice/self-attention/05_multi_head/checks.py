@@ -214,22 +214,132 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("mha-no-w-o", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, None, nh, c)),
-    h.Mistake(
-        "mha-scale-d-model",
-        lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh, c, scale=math.sqrt(len(x[0]))),
-    ),
-    h.Mistake("mha-one-head", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, 1, c)),
-    h.Mistake("mha-keys-from-w-q", lambda x, q, k, v, o, nh, c=False: _mha(x, q, q, v, o, nh, c)),
-    h.Mistake("mha-causal-ignored", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh)),
-    h.Mistake(
-        "mha-split-x", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh, c, split_x=True)
-    ),
-    h.Mistake(
-        "mask-zero", lambda x, q, k, v, o, nh, c=False: _mha(x, q, k, v, o, nh, c, zero=True)
-    ),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Never passes the causal flag on: every head attends to the future too.
+        "causal_ignored": h.Mistake(
+            "mha-causal-ignored", ("[attention(q, k, v, causal", "[attention(q, k, v")
+        ),
+        # Makes causal a required argument: a call without it raises TypeError.
+        "causal_required": h.Mistake(
+            "mha-causal-optional", ("num_heads, causal=False", "num_heads, causal"), model=False
+        ),
+        # Copy and paste: the keys are projected with w_q, not w_k.
+        "keys_from_w_q": h.Mistake("mha-keys-from-w-q", ("x, w_k", "x, w_q")),
+        # Masks the future by scoring it 0 instead of leaving it out: it still gets weight.
+        "mask_by_zero": h.Mistake(
+            "mask-zero",
+            ("i + 1) if causal else range(n", "n"),
+            (
+                "        top",
+                (
+                    '        if causal:  # "masked": the later positions score 0\n'
+                    "            scores = [x if j <= i else 0.0 for j, x in enumerate(scores)]\n"
+                    "        top"
+                ),
+            ),
+        ),
+        # Merges the heads and stops: the output projection w_o is never applied.
+        "no_w_o": h.Mistake(
+            "mha-no-w-o", ("project(merge_heads(outputs), w_o", "merge_heads(outputs")
+        ),
+        # Ignores num_heads: one attention over the full width d_model.
+        "one_head": h.Mistake(
+            "mha-one-head",
+            (
+                (
+                    "q_heads = split_heads(project(x, w_q), num_heads)\n"
+                    "    k_heads = split_heads(project(x, w_k), num_heads)\n"
+                    "    v_heads = split_heads(project(x, w_v), num_heads)\n"
+                    "    outputs = [attention(q, k, v, causal) for q, k, v in zip(q_heads, k_heads, v_heads)]\n"
+                    "    return project(merge_heads(outputs)"
+                ),
+                (
+                    "out = attention(project(x, w_q), project(x, w_k), project(x, w_v), causal)\n"
+                    "    return project(out"
+                ),
+            ),
+        ),
+        # Softmax over every key, later ones included, then the later ones zeroed and
+        # renormalised.
+        "renormalised": h.Mistake(
+            "mha-renormalised",
+            (
+                (
+                    "seen = range(i + 1) if causal else range(n)\n"
+                    "        scores = [sum(a * b for a, b in zip(q[i], k[j])) / math.sqrt(d_k) for j in seen"
+                ),
+                "scores = [sum(a * b for a, b in zip(q[i], k[j])) / math.sqrt(d_k) for j in range(n)",
+            ),
+            ("for s in scores", "if not causal or j <= i else 0.0 for j, s in enumerate(scores)"),
+            ("e, j in zip(exps, seen", "j, e in enumerate(exps"),
+            model=False,
+        ),
+        # Each head scales its scores by sqrt(d_model) instead of sqrt(d_head).
+        "scale_d_model": h.Mistake(
+            "mha-scale-d-model",
+            (
+                ("out\n"),
+                (
+                    "out\n"
+                    "def head_attention(q, k, v, causal, d_model):\n"
+                    "    out = []\n"
+                    "    for i in range(len(q)):\n"
+                    "        seen = range(i + 1) if causal else range(len(k))\n"
+                    "        scores = [sum(a * b for a, b in zip(q[i], k[j])) / math.sqrt(d_model) for j in seen]\n"
+                    "        top = max(scores)\n"
+                    "        exps = [math.exp(s - top) for s in scores]\n"
+                    "        total = sum(exps)\n"
+                    "        out.append([sum(e * v[j][c] for e, j in zip(exps, seen)) / total for c in range(len(v[0]))])\n"
+                    "    return out\n"
+                ),
+            ),
+            ('    """Project', ('    d_model = len(x[0])\n    """Project')),
+            (
+                "attention(q, k, v, causal) for q, k, v in zip(q_heads, k_heads, v_heads)",
+                (
+                    "\n"
+                    "        head_attention(q, k, v, causal, d_model) for q, k, v in zip(q_heads, k_heads, v_heads)\n"
+                    "    "
+                ),
+            ),
+        ),
+        # Splits x before projecting: each head projects its own slice of x with its block of w.
+        "split_x_first": h.Mistake(
+            "mha-split-x",
+            (
+                ("out\n"),
+                (
+                    "out\n"
+                    "def block(w, i, size):\n"
+                    "    return [row[i * size : (i + 1) * size] for row in w[i * size : (i + 1) * size]]\n"
+                ),
+            ),
+            (
+                (
+                    "q_heads = split_heads(project(x, w_q), num_heads)\n"
+                    "    k_heads = split_heads(project(x, w_k), num_heads)\n"
+                    "    v_heads = split_heads(project(x, w_v), num_heads)\n"
+                    "    outputs = [attention(q, k, v, causal) for q, k, v in zip(q_heads, k_heads, v_heads)]"
+                ),
+                (
+                    "size = len(x[0]) // num_heads\n"
+                    "    outputs = []\n"
+                    "    for i, part in enumerate(split_heads(x, num_heads)):\n"
+                    "        q = project(part, block(w_q, i, size))\n"
+                    "        k = project(part, block(w_k, i, size))\n"
+                    "        v = project(part, block(w_v, i, size))\n"
+                    "        outputs.append(attention(q, k, v, causal))"
+                ),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Any, ...]) -> str | None:

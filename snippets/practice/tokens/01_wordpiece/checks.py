@@ -202,14 +202,136 @@ def _bare_mid(word: str, vocab: Vocab) -> list[int]:
     return ids
 
 
-MISTAKES = [
-    h.Mistake("wp-from-right", _from_right),
-    h.Mistake("wp-bare-mid", _bare_mid),
-    h.Mistake("wp-shortest", _shortest),
-    h.Mistake("wp-no-hashes", _with_prefix("", "")),
-    h.Mistake("wp-hashes-first", _with_prefix("##", "##")),
-    h.Mistake("wp-partial-unk", _partial_unknown),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Accepts a bare (whole-word) piece in the middle of a word when no ## piece matches.
+        "bare_mid_word": h.Mistake(
+            "wp-bare-mid",
+            (
+                (
+                    "while end > start:  # try the longest piece first, then shorter ones\n"
+                    '            piece = word[start:end] if start == 0 else "##" + word[start:end]\n'
+                    "            if piece in vocab"
+                ),
+                (
+                    "piece = None\n"
+                    "        while end > start:\n"
+                    "            rest = word[start:end]\n"
+                    "            if start == 0 and rest in vocab:\n"
+                    "                piece = rest\n"
+                    '            elif start > 0 and "##" + rest in vocab:\n'
+                    '                piece = "##" + rest\n'
+                    "            elif start > 0 and rest in vocab:\n"
+                    "                piece = rest\n"
+                    "            if piece is not None"
+                ),
+            ),
+        ),
+        # Greedy longest match from the end of the word, instead of from its start.
+        "from_right": h.Mistake(
+            "wp-from-right",
+            (
+                (
+                    "start = 0\n"
+                    "    while start < len(word):\n"
+                    "        end = len(word)\n"
+                    "        while end > start:  # try the longest piece first, then shorter ones"
+                ),
+                (
+                    "end = len(word)\n"
+                    "    while end > 0:\n"
+                    "        start = 0\n"
+                    "        while start < end:  # the longest suffix first"
+                ),
+            ),
+            (
+                (
+                    "end -= 1\n"
+                    "        if end == start:  # nothing matched here: the whole word is unknown"
+                ),
+                ("start += 1\n        if start == end:"),
+            ),
+            (
+                ("append(vocab[piece])\n        start = end"),
+                ("insert(0, vocab[piece])\n        end = start"),
+            ),
+        ),
+        # Puts "##" in front of every piece, the first one too.
+        "hashes_first": h.Mistake(
+            "wp-hashes-first",
+            (
+                (
+                    "start:  # try the longest piece first, then shorter ones\n"
+                    '            piece = word[start:end] if start == 0 else "##" + word[start:end]\n'
+                    "            if piece in vocab:\n"
+                    "                break"
+                ),
+                'start and "##" + word[start:end] not in vocab:',
+            ),
+            ("vocab[piece", 'vocab["##" + word[start:end]'),
+        ),
+        # Looks every piece up as it is, without "##" in front of the continuing pieces.
+        "no_hashes": h.Mistake(
+            "wp-no-hashes",
+            (
+                (
+                    "start:  # try the longest piece first, then shorter ones\n"
+                    '            piece = word[start:end] if start == 0 else "##" + word[start:end]\n'
+                    "            if piece in vocab:\n"
+                    "                break"
+                ),
+                "start and word[start:end] not in vocab:",
+            ),
+            ("vocab[piece", "vocab[word[start:end]"),
+        ),
+        # Never falls back to [UNK]: looking up a piece that is not there raises KeyError.
+        "no_unknown": h.Mistake(
+            "wp-no-unk",
+            (
+                (
+                    "if end == start:  # nothing matched here: the whole word is unknown\n"
+                    '            return [vocab["[UNK]"]'
+                ),
+                'piece = word[start:end] if start == 0 else "##" + word[start:end',
+            ),
+            model=False,
+        ),
+        # Keeps the pieces found so far and adds [UNK] for the rest, instead of [UNK] alone.
+        "partial_unknown": h.Mistake(
+            "wp-partial-unk",
+            (
+                (
+                    "  # nothing matched here: the whole word is unknown\n"
+                    '            return [vocab["[UNK]"]]'
+                ),
+                ('\n            ids.append(vocab["[UNK]"])\n            return ids'),
+            ),
+        ),
+        # Takes the SHORTEST piece that matches at each place instead of the longest.
+        "shortest_match": h.Mistake(
+            "wp-shortest",
+            (
+                (
+                    "len(word)\n"
+                    "        while end > start:  # try the longest piece first, then shorter ones"
+                ),
+                ("start + 1\n        while end <= len(word):"),
+            ),
+            (
+                (
+                    "-= 1\n"
+                    "        if end == start:  # nothing matched here: the whole word is unknown"
+                ),
+                ("+= 1\n        if end > len(word):"),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[str, Vocab]) -> str | None:

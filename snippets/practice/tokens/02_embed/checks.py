@@ -80,15 +80,36 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("embed-off-by-one", lambda ids, table: [list(table[i - 1]) for i in ids]),
-    h.Mistake("embed-column", lambda ids, table: [[row[i] for row in table] for i in ids]),
-    h.Mistake("embed-place", lambda ids, table: [list(table[t]) for t in range(len(ids))]),
-    h.Mistake(
-        "embed-summed",
-        lambda ids, table: [sum(table[i][j] for i in ids) for j in range(len(table[0]))],
-    ),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Takes column id of the table (entry id of every row) instead of row id.
+        "column": h.Mistake(
+            "embed-column", ("list(table[token_id])", "[row[token_id] for row in table]")
+        ),
+        # Counts the rows from 1: takes row id - 1 (ids start at 0, like Python's lists).
+        "off_by_one": h.Mistake("embed-off-by-one", ("table[token_id", "table[token_id - 1")),
+        # Takes row t for the token at place t: the token's place instead of its id.
+        "positions": h.Mistake(
+            "embed-place", ("token_id]) for token_id in ids", "t]) for t in range(len(ids))")
+        ),
+        # Adds the rows up into one vector (a bag of words) instead of one row per token.
+        "summed": h.Mistake(
+            "embed-summed",
+            (
+                "return [list(table[token_id]) for token_id in ids",
+                (
+                    "d = len(table[0])\n"
+                    "    return [sum(table[token_id][j] for token_id in ids) for j in range(d)"
+                ),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[list[int], Matrix]) -> str | None:

@@ -105,13 +105,56 @@ def _concatenated(p: float, d: int) -> list[float]:
     return [math.sin(a) for a in angles] + [math.cos(a) for a in angles]
 
 
-MISTAKES = [
-    h.Mistake("pe-concatenated", _concatenated),
-    h.Mistake("pe-swapped", _pairs("cos", "2i")),
-    h.Mistake("pe-entry-exponent", _pairs("sin", "j")),
-    h.Mistake("pe-no-two", _pairs("sin", "i")),
-    h.Mistake("pe-multiplied", _pairs("sin", "-2i")),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # All the sines first, then all the cosines, instead of sin and cos side by side per
+        # pair.
+        "concatenated": h.Mistake(
+            "pe-concatenated",
+            (
+                (
+                    "out = []\n"
+                    "    for i in range(d // 2):\n"
+                    "        angle = p / 10000 ** (2 * i / d)\n"
+                    "        out += [math.sin(angle), math.cos(angle)]\n"
+                    "    return out"
+                ),
+                (
+                    "angles = [p / 10000 ** (2 * i / d) for i in range(d // 2)]\n"
+                    "    return [math.sin(a) for a in angles] + [math.cos(a) for a in angles]"
+                ),
+            ),
+        ),
+        # Uses the entry's index j in the exponent (10000 ** (j / d)), so a pair's sine and
+        # cosine get different frequencies.
+        "entry_exponent": h.Mistake(
+            "pe-entry-exponent",
+            (
+                (
+                    "i in range(d // 2):\n"
+                    "        angle = p / 10000 ** (2 * i / d)\n"
+                    "        out += [math.sin(angle), math.cos(angle)]"
+                ),
+                (
+                    "j in range(d):\n"
+                    "        angle = p / 10000 ** (j / d)\n"
+                    "        out.append(math.sin(angle) if j % 2 == 0 else math.cos(angle))"
+                ),
+            ),
+        ),
+        # Multiplies the position by 10000 ** (2i / d) instead of dividing by it.
+        "multiplied": h.Mistake("pe-multiplied", ("p /", "p *")),
+        # Writes the exponent as i / d for pair i, forgetting the 2 of 2i / d.
+        "no_two": h.Mistake("pe-no-two", ("2 * i", "i")),
+        # Puts the cosine first in each pair and the sine second.
+        "swapped": h.Mistake("pe-swapped", ("sin(angle), math.cos", "cos(angle), math.sin")),
+    },
+)
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

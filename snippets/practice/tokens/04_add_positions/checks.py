@@ -108,20 +108,40 @@ def _shifted(start: int) -> object:
     return z
 
 
-MISTAKES = [
-    h.Mistake("add-from-one", _shifted(1)),
-    h.Mistake("add-nothing", lambda ids, table: [list(table[i]) for i in ids]),
-    h.Mistake(
-        "add-by-id",
-        lambda ids, table: [
-            [a + b for a, b in zip(table[i], position(i, len(table[0])), strict=True)] for i in ids
-        ],
-    ),
-    h.Mistake(
-        "add-concatenated",
-        lambda ids, table: [list(table[i]) + position(t, len(table[0])) for t, i in enumerate(ids)],
-    ),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Uses the token's id as its position: sinusoidal(ids[t], d) instead of sinusoidal(t,
+        # d).
+        "by_id": h.Mistake(
+            "add-by-id",
+            ("t, d))] for t, row in enumerate(rows", "i, d))] for i, row in zip(ids, rows"),
+        ),
+        # Appends the position vector to the token vector (width 2d) instead of adding it.
+        "concatenated": h.Mistake(
+            "add-concatenated",
+            ("[e + s for e, s in zip(row, sinusoidal(t, d))]", "row + sinusoidal(t, d)"),
+        ),
+        # Numbers the places from 1: the first token gets the vector of position 1.
+        "from_one": h.Mistake("add-from-one", ("sinusoidal(t", "sinusoidal(t + 1")),
+        # Returns the token vectors alone: nothing tells one place from another.
+        "no_positions": h.Mistake(
+            "add-nothing",
+            (
+                (
+                    "d = len(table[0])\n"
+                    "    rows = embed(ids, table)\n"
+                    "    return [[e + s for e, s in zip(row, sinusoidal(t, d))] for t, row in enumerate(rows)]"
+                ),
+                "return embed(ids, table)",
+            ),
+        ),
+    },
+)
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

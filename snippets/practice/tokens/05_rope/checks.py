@@ -108,26 +108,57 @@ def _rope(sign: float, scale: float, with_position: bool, halves: bool) -> objec
     return rotate
 
 
-MISTAKES = [
-    h.Mistake("rope-clockwise", _rope(-1.0, 2.0, True, False)),
-    h.Mistake("rope-halves", _rope(1.0, 2.0, True, True)),
-    h.Mistake("rope-no-position", _rope(1.0, 2.0, False, False)),
-    h.Mistake("rope-exponent", _rope(1.0, 4.0, True, False)),
-]
-
-
-def _sequential(q: list[float], p: float) -> list[float]:
-    """Updates entry 2i in place, then uses the NEW entry 2i for entry 2i + 1."""
-    out = list(q)
-    d = len(q)
-    for i in range(d // 2):
-        a = p * 10000 ** (-2 * i / d)
-        out[2 * i] = out[2 * i] * math.cos(a) - out[2 * i + 1] * math.sin(a)
-        out[2 * i + 1] = out[2 * i] * math.sin(a) + out[2 * i + 1] * math.cos(a)
-    return out
-
-
-MISTAKES.append(h.Mistake("rope-sequential", _sequential))
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Turns each pair clockwise (the signs of the sines swapped).
+        "clockwise": h.Mistake("rope-clockwise", ("- y * math.sin(a), x", "+ y * math.sin(a), -x")),
+        # Uses the pair's first entry 2i as i in the exponent: 10000 ** (4i / d).
+        "entry_exponent": h.Mistake("rope-exponent", ("(2 * i", "(2 * (2 * i)")),
+        # Pairs entry i with entry i + d/2 (the two halves) instead of neighbours 2i and 2i + 1.
+        "halves": h.Mistake(
+            "rope-halves",
+            (
+                ("out = []\n    for i in range(d // 2"),
+                ("half = d // 2\n    out = list(q)\n    for i in range(half"),
+            ),
+            (
+                (
+                    "2 * i], q[2 * i + 1]\n"
+                    "        out += [x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)]"
+                ),
+                (
+                    "i], q[i + half]\n"
+                    "        out[i] = x * math.cos(a) - y * math.sin(a)\n"
+                    "        out[i + half] = x * math.sin(a) + y * math.cos(a)"
+                ),
+            ),
+        ),
+        # Turns every pair by its frequency w_i alone, forgetting to multiply by the position.
+        "no_position": h.Mistake("rope-no-position", ("= p", "= 1")),
+        # Turns each pair in place: the second entry is computed from the already-updated first.
+        "sequential": h.Mistake(
+            "rope-sequential",
+            ('    "', ('    q = list(q)\n    "')),
+            (
+                (
+                    "x, y = q[2 * i], q[2 * i + 1]\n"
+                    "        out += [x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)]\n"
+                    "    return out"
+                ),
+                (
+                    "q[2 * i] = q[2 * i] * math.cos(a) - q[2 * i + 1] * math.sin(a)\n"
+                    "        q[2 * i + 1] = q[2 * i] * math.sin(a) + q[2 * i + 1] * math.cos(a)\n"
+                    "    return q"
+                ),
+            ),
+        ),
+    },
+)
 
 
 def _dot(a: list[float], b: list[float]) -> float:

@@ -138,17 +138,50 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("sb-no-dot", lambda p, g: [pi * gi for pi, gi in zip(p, g)]),
-    h.Mistake("sb-diagonal", lambda p, g: [pi * (1 - pi) * gi for pi, gi in zip(p, g)]),
-    h.Mistake("sb-sign", lambda p, g: [-v for v in expected(p, g)]),
-    h.Mistake("sb-g-minus-p", lambda p, g: [gi - pi for pi, gi in zip(p, g)]),
-    h.Mistake(
-        "sb-unweighted",
-        lambda p, g: [pi * (gi - math.fsum(g) / len(g)) for pi, gi in zip(p, g)],
-    ),
-    h.Mistake("sb-no-outer-p", lambda p, g: [gi - _weighted_mean(p, g) for gi in g]),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Keeps only the diagonal of the Jacobian, p_i (1 - p_i): each score sees its own weight
+        # only.
+        "diagonal_only": h.Mistake(
+            "sb-diagonal",
+            (
+                ("mean = sum(pi * gi for pi, gi in zip(p, g))\n    return [pi * (gi - mean)"),
+                "return [pi * (1 - pi) * gi",
+            ),
+        ),
+        # Returns g - p, a half-remembered form of the loss's gradient (softmax minus one-hot).
+        "g_minus_p": h.Mistake(
+            "sb-g-minus-p",
+            (
+                ("mean = sum(pi * gi for pi, gi in zip(p, g))\n    return [pi * (gi - mean)"),
+                "return [gi - pi",
+            ),
+        ),
+        # Multiplies p and g entry by entry and forgets to subtract the weighted mean of g.
+        "no_dot": h.Mistake(
+            "sb-no-dot",
+            (
+                ("mean = sum(pi * gi for pi, gi in zip(p, g))\n    return [pi * (gi - mean)"),
+                "return [pi * gi",
+            ),
+        ),
+        # Subtracts the weighted mean but forgets to multiply the difference by p_i.
+        "no_outer_p": h.Mistake(
+            "sb-no-outer-p", ("pi * (gi - mean) for pi, gi in zip(p, g)", "gi - mean for gi in g")
+        ),
+        # Subtracts the plain mean of g instead of its mean weighted by p.
+        "unweighted_mean": h.Mistake(
+            "sb-unweighted", ("pi * gi for pi, gi in zip(p, g)", "g) / len(g")
+        ),
+        # Subtracts the wrong way round: p_i (sum_j p_j g_j - g_i).
+        "wrong_sign": h.Mistake("sb-sign", ("gi - mean", "mean - gi")),
+    },
+)
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

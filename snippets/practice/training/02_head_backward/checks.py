@@ -163,22 +163,47 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("hb-no-transpose", lambda p, v, g: (expected(p, v, g)[0], _matmul(p, g))),
-    h.Mistake("hb-swapped", lambda p, v, g: expected(p, v, g)[::-1]),
-    h.Mistake(
-        "hb-grad-p-transposed",
-        lambda p, v, g: (_transpose(expected(p, v, g)[0]), expected(p, v, g)[1]),
-    ),
-    h.Mistake(
-        "hb-one-query",
-        lambda p, v, g: (
-            expected(p, v, g)[0],
-            [[p[0][j] * c for c in g[0]] for j in range(len(v))],
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Writes the weights' gradient as v g^T (one row per key), the transpose of g v^T.
+        "grad_p_transposed": h.Mistake(
+            "hb-grad-p-transposed",
+            (
+                "g[i][c] * v[j][c] for c in range(d_v)) for j in range(n_k)] for i in range(n_q",
+                "v[j][c] * g[i][c] for c in range(d_v)) for i in range(n_q)] for j in range(n_k",
+            ),
         ),
-    ),
-    h.Mistake("hb-through-softmax", _through_softmax),
-]
+        # Forgets the transpose in the values' gradient: p g instead of p^T g.
+        "no_transpose": h.Mistake("hb-no-transpose", ("i][j", "j][i")),
+        # Gives each value the gradient of the first query only, instead of the sum over
+        # queries.
+        "one_query": h.Mistake(
+            "hb-one-query", ("sum(p[i][j] * g[i][c] for i in range(n_q))", "p[0][j] * g[0][c]")
+        ),
+        # Computes both gradients right and returns them in the wrong order, (grad_v, grad_p).
+        "swapped": h.Mistake("hb-swapped", ("grad_p, grad_v", "grad_v, grad_p")),
+        # Goes one step too far: passes g v^T back through softmax, giving dL/ds instead of
+        # dL/dp.
+        "through_softmax": h.Mistake(
+            "hb-through-softmax",
+            (
+                "[sum(g[i][c] * v[j][c] for c in range(d_v)) for j in range(n_k)] for i in range(n_q)]",
+                (
+                    "]\n"
+                    "    for i in range(n_q):\n"
+                    "        row = [sum(g[i][c] * v[j][c] for c in range(d_v)) for j in range(n_k)]\n"
+                    "        mean = sum(p[i][j] * row[j] for j in range(n_k))\n"
+                    "        grad_p.append([p[i][j] * (row[j] - mean) for j in range(n_k)])"
+                ),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Matrix, Matrix, Matrix]) -> str | None:

@@ -202,13 +202,71 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("fd-one-sided", _forward),
-    h.Mistake("fd-one-sided", _backward),
-    h.Mistake("fd-no-two", lambda f, x, step: _central(f, x, step, over=step)),
-    h.Mistake("fd-not-restored", _not_restored),
-    h.Mistake("fd-all-entries", _all_entries),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Adds h to every entry of x at once, so every entry of the answer is the same number.
+        "bumps_every_entry": h.Mistake(
+            "fd-all-entries",
+            (
+                (
+                    "grad = []\n"
+                    "    for i in range(len(x)):\n"
+                    "        up, down = list(x), list(x)\n"
+                    "        up[i] += h\n"
+                    "        down[i] -= h\n"
+                    "        grad.append((f(up) - f(down)) / (2 * h))\n"
+                    "    return grad"
+                ),
+                (
+                    "up = [v + h for v in x]\n"
+                    "    down = [v - h for v in x]\n"
+                    "    slope = (f(up) - f(down)) / (2 * h)\n"
+                    "    return [slope for _ in x]"
+                ),
+            ),
+        ),
+        # Takes the central difference but divides by h, not by the 2 h between the two points.
+        "divides_by_h": h.Mistake("fd-no-two", ("(2 * h)", "h")),
+        # Nudges x itself in place and never puts the entry back: later entries are measured at
+        # a point that has drifted, and the caller's x comes back changed.
+        "not_restored": h.Mistake(
+            "fd-not-restored",
+            (
+                (
+                    "up, down = list(x), list(x)\n"
+                    "        up[i] += h\n"
+                    "        down[i] -= h\n"
+                    "        grad.append((f(up) - f(down)"
+                ),
+                (
+                    "x[i] += h\n"
+                    "        up = f(x)\n"
+                    "        x[i] -= 2 * h\n"
+                    "        down = f(x)\n"
+                    "        grad.append((up - down"
+                ),
+            ),
+        ),
+        # A one-sided (forward) difference: (f(x + h e_i) - f(x)) / h.
+        "one_sided": h.Mistake(
+            "fd-one-sided",
+            ('    "', ('    base = f(x)\n    "')),
+            (
+                ("down[i] -= h\n        grad.append((f(up) - f(down)) / (2 * h)"),
+                "grad.append((f(up) - base) / h",
+            ),
+        ),
+        # One-sided backwards: (f(x) - f(x - h e_i)) / h.
+        "backward_difference": h.Mistake(
+            "fd-one-sided", ("(f(up) - f(down)) / (2 * h)", "(f(x) - f(down)) / h")
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Fn, Vector, float]) -> str | None:

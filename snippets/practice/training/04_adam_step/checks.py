@@ -195,24 +195,60 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake(
-        "adam-no-correction", lambda th, g, m, s, *k: _update(th, g, m, s, *k, correct=False)
-    ),
-    h.Mistake("adam-eps-inside", lambda th, g, m, s, *k: _update(th, g, m, s, *k, eps_inside=True)),
-    h.Mistake(
-        "adam-t-from-zero", lambda th, g, m, s, t, *k: _update(th, g, m, s, t, *k, correct_at=t - 1)
-    ),
-    h.Mistake(
-        "adam-t-from-zero", lambda th, g, m, s, t, *k: _update(th, g, m, s, t, *k, correct_at=t + 1)
-    ),
-    h.Mistake("adam-no-square", lambda th, g, m, s, *k: _update(th, g, m, s, *k, square=False)),
-    h.Mistake(
-        "adam-returns-corrected",
-        lambda th, g, m, s, *k: _update(th, g, m, s, *k, keep_corrected=True),
-    ),
-    h.Mistake("adam-ascent", lambda th, g, m, s, *k: _update(th, g, m, s, *k, sign=1.0)),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Adds eps under the square root, sqrt(s_hat + eps), instead of after it.
+        "eps_inside_sqrt": h.Mistake("adam-eps-inside", ("(math.sqrt(s_hat)", "math.sqrt(s_hat")),
+        # Adds the step to the weights instead of subtracting it: climbs the loss.
+        "gradient_ascent": h.Mistake("adam-ascent", ("w -", "w +")),
+        # Leaves out the bias correction: divides m by sqrt(s) as they are, both too small early
+        # on.
+        "no_correction": h.Mistake(
+            "adam-no-correction",
+            (
+                (
+                    "m_hat = mi / (1 - beta1**t)\n"
+                    "        s_hat = si / (1 - beta2**t)\n"
+                    "        new_theta.append(w - lr * m_hat / (math.sqrt(s_hat"
+                ),
+                "new_theta.append(w - lr * mi / (math.sqrt(si",
+            ),
+        ),
+        # Averages the gradient itself into s instead of its square (a negative s has no square
+        # root).
+        "no_square": h.Mistake("adam-no-square", ("g * g", "g")),
+        # Hands back the corrected averages m_hat and s_hat as the new m and s.
+        "returns_corrected": h.Mistake(
+            "adam-returns-corrected",
+            (
+                (
+                    "m_hat = mi / (1 - beta1**t)\n"
+                    "        s_hat = si / (1 - beta2**t)\n"
+                    "        new_theta.append(w - lr * m_hat / (math.sqrt(s_hat"
+                ),
+                (
+                    "mi = mi / (1 - beta1**t)\n"
+                    "        si = si / (1 - beta2**t)\n"
+                    "        new_theta.append(w - lr * mi / (math.sqrt(si"
+                ),
+            ),
+        ),
+        # Counts the steps from 0: corrects with 1 - beta ** (t - 1), which is 0 on the first
+        # step.
+        "t_from_zero": h.Mistake(
+            "adam-t-from-zero",
+            (
+                ("beta1**t)\n        s_hat = si / (1 - beta2**t"),
+                ("beta1 ** (t - 1))\n        s_hat = si / (1 - beta2 ** (t - 1)"),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Any, ...]) -> str | None:

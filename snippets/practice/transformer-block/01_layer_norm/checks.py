@@ -115,18 +115,63 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("ln-unbiased", lambda x, g, b, eps: _affine(_normalised(x, eps, ddof=1), g, b)),
-    h.Mistake("ln-no-eps", lambda x, g, b, eps: _affine(_normalised(x, 0.0), g, b)),
-    h.Mistake(
-        "ln-eps-outside", lambda x, g, b, eps: _affine(_normalised(x, eps, outside=True), g, b)
-    ),
-    h.Mistake(
-        "ln-bias-before-gain",
-        lambda x, g, b, eps: [(z + bi) * gi for z, gi, bi in zip(_normalised(x, eps), g, b)],
-    ),
-    h.Mistake("ln-no-gain-bias", lambda x, g, b, eps: _normalised(x, eps)),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Shifts before it scales: (normalised + bias) * gain.
+        "bias_before_gain": h.Mistake(
+            "ln-bias-before-gain", ("g * (v - mean) / scale + b", "((v - mean) / scale + b) * g")
+        ),
+        # Adds eps to the standard deviation instead of to the variance.
+        "eps_outside_sqrt": h.Mistake(
+            "ln-eps-outside",
+            (
+                (
+                    "variance = sum((v - mean) ** 2 for v in x) / d\n"
+                    "    scale = math.sqrt(variance + eps)\n"
+                    "    return [g * (v - mean) / scale"
+                ),
+                (
+                    "std = math.sqrt(sum((v - mean) ** 2 for v in x) / d)\n"
+                    "    return [g * (v - mean) / (std + eps)"
+                ),
+            ),
+        ),
+        # Forgets eps: divides by the standard deviation alone (a constant vector divides by
+        # zero).
+        "no_eps": h.Mistake(
+            "ln-no-eps",
+            (
+                ("scale = math.sqrt(variance + eps)\n    return [g * (v - mean) / scale"),
+                "return [g * (v - mean) / math.sqrt(variance)",
+            ),
+        ),
+        # Normalises, then forgets the learned gain and bias.
+        "no_gain_bias": h.Mistake(
+            "ln-no-gain-bias",
+            (
+                (
+                    "scale = math.sqrt(variance + eps)\n"
+                    "    return [g * (v - mean) / scale + b for v, g, b in zip(x, gain, bias)"
+                ),
+                "return [(v - mean) / math.sqrt(variance + eps) for v in x",
+            ),
+        ),
+        # Divides the sum of squares by d - 1 (the sample variance of statistics, numpy's
+        # ddof=1).
+        "unbiased_variance": h.Mistake(
+            "ln-unbiased",
+            (
+                ("d\n    scale = math.sqrt(variance + eps)\n    return [g * (v - mean) / scale"),
+                ("(d - 1)\n    return [g * (v - mean) / math.sqrt(variance + eps)"),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(exc: Exception, args: tuple[Vector, Vector, Vector, float]) -> str | None:

@@ -83,14 +83,37 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("gelu-tanh", _tanh),
-    h.Mistake("gelu-no-sqrt2", lambda x: x * (1 + math.erf(x)) / 2),
-    h.Mistake("gelu-no-x", lambda x: (1 + math.erf(x / math.sqrt(2))) / 2),
-    h.Mistake("gelu-relu", lambda x: max(0.0, x)),
-    h.Mistake("gelu-sigmoid", lambda x: x / (1 + math.exp(-1.702 * x))),
-    h.Mistake("gelu-no-half", lambda x: 2 * expected(x)),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Forgets the halving: x * (1 + erf(x / sqrt(2))), twice the GELU.
+        "no_half": h.Mistake("gelu-no-half", (" / 2", "")),
+        # Forgets to divide by sqrt(2) inside erf: the cumulative function of the wrong normal.
+        "no_sqrt2": h.Mistake("gelu-no-sqrt2", ("x / math.sqrt(2)", "x")),
+        # Returns Phi(x), the probability, and forgets to multiply it by x.
+        "phi_only": h.Mistake("gelu-no-x", ("x * ", "")),
+        # Writes ReLU, max(0, x): the older activation, not GELU.
+        "relu": h.Mistake("gelu-relu", ("x * (1 + math.erf(x / math.sqrt(2))) / 2", "max(0.0, x)")),
+        # The sigmoid approximation x * sigmoid(1.702 x), a coarser stand-in for the exact GELU.
+        "sigmoid_approximation": h.Mistake(
+            "gelu-sigmoid",
+            ("* (1 + math.erf(x / math.sqrt(2))) / 2", "/ (1 + math.exp(-1.702 * x))"),
+        ),
+        # The tanh approximation (gelu_new in transformers; the gelu of the BERT and GPT-2
+        # codes). The exact, erf-based GELU is asked.
+        "tanh_approximation": h.Mistake(
+            "gelu-tanh",
+            (
+                "x * (1 + math.erf(x / math.sqrt(2))) / 2",
+                "0.5 * x * (1 + math.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))",
+            ),
+        ),
+    },
+)
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:

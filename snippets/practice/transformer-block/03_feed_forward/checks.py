@@ -172,23 +172,99 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("ffn-relu", lambda *a: _ffn(*a, act=lambda v: max(0.0, v))),
-    h.Mistake("ffn-linear", lambda *a: _ffn(*a, act=lambda v: v)),
-    h.Mistake("ffn-gelu-output", lambda *a: [_gelu(v) for v in expected(*a)]),
-    h.Mistake(
-        "ffn-bias-after",
-        lambda x, w_1, b_1, w_2, b_2: _layer(
-            [_gelu(v) + c for v, c in zip(_layer(x, w_1, [0.0] * len(b_1)), b_1)], w_2, b_2
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Adds b_1 after the activation instead of before it.
+        "bias_after_gelu": h.Mistake("ffn-bias-after", (" + b_1[j])", ") + b_1[j]")),
+        # Applies GELU after the second layer too.
+        "gelu_on_output": h.Mistake(
+            "ffn-gelu-output",
+            (
+                "sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) + b_2[c]",
+                ("gelu(sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) + b_2[c])\n       "),
+            ),
         ),
-    ),
-    h.Mistake(
-        "ffn-no-b2", lambda x, w_1, b_1, w_2, b_2: expected(x, w_1, b_1, w_2, [0.0] * len(b_2))
-    ),
-    h.Mistake("ffn-transposed", _transposed),
-    h.Mistake("ffn-hidden-4d", _hidden_4d),
-    h.Mistake("ffn-gelu-tanh", lambda *a: _ffn(*a, act=_gelu_tanh)),
-]
+        # Uses the tanh approximation of GELU in the hidden layer, where the exact one is asked.
+        "gelu_tanh": h.Mistake(
+            "ffn-gelu-tanh",
+            (
+                "x * (1 + math.erf(x / math.sqrt(2))) / 2",
+                "0.5 * x * (1 + math.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))",
+            ),
+        ),
+        # Hard-codes the hidden width as 4 * d instead of reading it from b_1 (or w_1).
+        "hidden_4d": h.Mistake(
+            "ffn-hidden-4d",
+            (
+                (
+                    "hidden = [gelu(sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]) for j in range(len(b_1))]\n"
+                    "    return [\n"
+                    "        sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) + b_2[c] for c in range(len(b_2))\n"
+                    "    "
+                ),
+                (
+                    "h = 4 * len(x)\n"
+                    "    hidden = [gelu(sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]) for j in range(h)]\n"
+                    "    return [sum(hidden[j] * w_2[j][c] for j in range(h)) + b_2[c] for c in range(len(b_2))"
+                ),
+            ),
+        ),
+        # Leaves out the activation: two linear layers in a row, which are one linear layer.
+        "no_activation": h.Mistake(
+            "ffn-linear",
+            (
+                "gelu(sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j])",
+                "sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]",
+            ),
+        ),
+        # Forgets b_2, the second layer's bias.
+        "no_output_bias": h.Mistake(
+            "ffn-no-b2",
+            (
+                (
+                    "\n"
+                    "        sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) + b_2[c] for c in range(len(b_2))\n"
+                    "    "
+                ),
+                "sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) for c in range(len(b_2))",
+            ),
+        ),
+        # Uses ReLU in the hidden layer, as the original transformer did, where BERT uses GELU.
+        "relu": h.Mistake(
+            "ffn-relu",
+            (
+                "gelu(sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]) for j in range(len(b_1))",
+                (
+                    "\n"
+                    "        max(0.0, sum(x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]) for j in range(len(b_1))\n"
+                    "    "
+                ),
+            ),
+        ),
+        # Goes along the ROWS of w_1 and w_2 (W x with column vectors) instead of down their
+        # columns.
+        "transposed": h.Mistake(
+            "ffn-transposed",
+            (
+                (
+                    "x[i] * w_1[i][j] for i in range(len(x))) + b_1[j]) for j in range(len(b_1))]\n"
+                    "    return [\n"
+                    "        sum(hidden[j] * w_2[j][c] for j in range(len(hidden))) + b_2[c] for c in range(len(b_2))\n"
+                    "    "
+                ),
+                (
+                    "a * b for a, b in zip(x, row)) + b) for row, b in zip(w_1, b_1)]\n"
+                    "    return [sum(a * b for a, b in zip(hidden, row)) + b for row, b in zip(w_2, b_2)"
+                ),
+            ),
+        ),
+    },
+)
 
 
 def explain_exception(

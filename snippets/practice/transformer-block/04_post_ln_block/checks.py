@@ -232,13 +232,150 @@ def cases() -> list[h.Case]:
     return fixed + seeded
 
 
-MISTAKES = [
-    h.Mistake("block-pre-ln", _pre_ln),
-    h.Mistake("block-norm-before-sum", _norm_before_sum),
-    h.Mistake("block-no-residual", _no_residual),
-    h.Mistake("block-residual-from-x", _residual_from_x),
-    h.Mistake("block-wrong-axis", _wrong_axis),
-]
+#: The solution, which each mistake below edits (the build writes its text in here).
+SOLUTION = h.solution_of(__file__)
+#: Typical wrong answers, each an edit of the solution, and the hint it must earn first.
+MISTAKES = h.mistakes(
+    SOLUTION,
+    FUNCTION,
+    {
+        # Forgets the residual connections: LN(attention(x)), then LN(feed_forward(h)).
+        "no_residual": h.Mistake(
+            "block-no-residual",
+            (
+                (
+                    "\n"
+                    '        layer_norm([xi + ai for xi, ai in zip(xt, at)], p["norm_1_gain"], p["norm_1_bias"])\n'
+                    "        for xt, at in zip(x, a)\n"
+                    "    "
+                ),
+                'layer_norm(at, p["norm_1_gain"], p["norm_1_bias"]) for at in a',
+            ),
+            (
+                (
+                    "\n"
+                    '            layer_norm([hi + fi for hi, fi in zip(ht, f)], p["norm_2_gain"], p["norm_2_bias"])\n'
+                    "        "
+                ),
+                'layer_norm(f, p["norm_2_gain"], p["norm_2_bias"])',
+            ),
+        ),
+        # Normalises each sublayer's output, then adds the residual: x + LN(attention(x)).
+        "norm_before_sum": h.Mistake(
+            "block-norm-before-sum",
+            (
+                (
+                    "\n"
+                    '        layer_norm([xi + ai for xi, ai in zip(xt, at)], p["norm_1_gain"], p["norm_1_bias"])\n'
+                    "        for xt, at in zip(x, a)\n"
+                    "    ]"
+                ),
+                (
+                    "]\n"
+                    "    for xt, at in zip(x, a):\n"
+                    '        na = layer_norm(at, p["norm_1_gain"], p["norm_1_bias"])\n'
+                    "        h.append([xi + ni for xi, ni in zip(xt, na)])"
+                ),
+            ),
+            (
+                (
+                    "out.append(\n"
+                    '            layer_norm([hi + fi for hi, fi in zip(ht, f)], p["norm_2_gain"], p["norm_2_bias"])\n'
+                    "        "
+                ),
+                (
+                    'nf = layer_norm(f, p["norm_2_gain"], p["norm_2_bias"])\n'
+                    "        out.append([hi + ni for hi, ni in zip(ht, nf)]"
+                ),
+            ),
+        ),
+        # Normalises first and adds after (pre-LN, GPT-2's order), where the post-LN block is
+        # asked.
+        "pre_ln": h.Mistake(
+            "block-pre-ln",
+            (
+                (
+                    'a = self_attention(x, p["w_q"], p["w_k"], p["w_v"], p["w_o"])\n'
+                    "    h = [\n"
+                    '        layer_norm([xi + ai for xi, ai in zip(xt, at)], p["norm_1_gain"], p["norm_1_bias"])\n'
+                    "        for xt, at in zip(x, a)\n"
+                    "    "
+                ),
+                (
+                    'n1 = [layer_norm(t, p["norm_1_gain"], p["norm_1_bias"]) for t in x]\n'
+                    '    a = self_attention(n1, p["w_q"], p["w_k"], p["w_v"], p["w_o"])\n'
+                    "    h = [[xi + ai for xi, ai in zip(xt, at)] for xt, at in zip(x, a)"
+                ),
+            ),
+            (
+                (
+                    'f = feed_forward(ht, p["w_1"], p["b_1"], p["w_2"], p["b_2"])\n'
+                    "        out.append(\n"
+                    '            layer_norm([hi + fi for hi, fi in zip(ht, f)], p["norm_2_gain"], p["norm_2_bias"])\n'
+                    "        "
+                ),
+                (
+                    'n2 = layer_norm(ht, p["norm_2_gain"], p["norm_2_bias"])\n'
+                    '        f = feed_forward(n2, p["w_1"], p["b_1"], p["w_2"], p["b_2"])\n'
+                    "        out.append([hi + fi for hi, fi in zip(ht, f)]"
+                ),
+            ),
+        ),
+        # Adds the block's input x back around the feed-forward network, instead of h.
+        "residual_from_x": h.Mistake(
+            "block-residual-from-x",
+            ("ht in h", "xt, ht in zip(x, h)"),
+            ("hi + fi for hi, fi in zip(ht", "xi + fi for xi, fi in zip(xt"),
+        ),
+        # Normalises each feature over the tokens (a column of x) instead of each token over its
+        # features.
+        "wrong_axis": h.Mistake(
+            "block-wrong-axis",
+            (
+                ("w_o)\n"),
+                (
+                    "w_o)\n"
+                    "def norm_columns(rows, gain, bias, eps=1e-12):\n"
+                    "    n = len(rows)\n"
+                    "    out = [list(r) for r in rows]\n"
+                    "    for c in range(len(rows[0])):\n"
+                    "        column = [r[c] for r in rows]\n"
+                    "        mean = sum(column) / n\n"
+                    "        variance = sum((v - mean) ** 2 for v in column) / n\n"
+                    "        for t in range(n):\n"
+                    "            out[t][c] = gain[c] * (column[t] - mean) / math.sqrt(variance + eps) + bias[c]\n"
+                    "    return out\n"
+                ),
+            ),
+            (
+                (
+                    "h = [\n"
+                    '        layer_norm([xi + ai for xi, ai in zip(xt, at)], p["norm_1_gain"], p["norm_1_bias"])\n'
+                    "        for xt, at in zip(x, a)\n"
+                    "    ]\n"
+                    "    out"
+                ),
+                (
+                    "s1 = [[xi + ai for xi, ai in zip(xt, at)] for xt, at in zip(x, a)]\n"
+                    '    h = norm_columns(s1, p["norm_1_gain"], p["norm_1_bias"])\n'
+                    "    s2"
+                ),
+            ),
+            (
+                (
+                    "out.append(\n"
+                    '            layer_norm([hi + fi for hi, fi in zip(ht, f)], p["norm_2_gain"], p["norm_2_bias"])\n'
+                    "        )\n"
+                    "    return out"
+                ),
+                (
+                    "s2.append([hi + fi for hi, fi in zip(ht, f)])\n"
+                    '    return norm_columns(s2, p["norm_2_gain"], p["norm_2_bias"])'
+                ),
+            ),
+        ),
+    },
+)
 
 
 def properties(run: h.Runner) -> Iterator[h.Result]:
