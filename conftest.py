@@ -10,6 +10,10 @@
 
 pytest's own doctest plugin is off (``-p no:doctest`` in pyproject.toml). At the end
 of a run, the number of Sybil examples run per page is printed.
+
+The files that take longest run first (:data:`LONGEST_FIRST`; ``make test`` runs
+pytest-xdist with ``--dist loadfile --no-loadscope-reorder``, which hands whole files to
+the workers in collection order).
 """
 
 from collections import Counter
@@ -46,6 +50,43 @@ docstrings = Sybil(
 pytest_collect_file = (pages + docstrings).pytest()
 
 _ROOT = Path(__file__).parent
+
+#: The test files that take longest (``--durations``), collected first so that none of
+#: them starts last and keeps one worker busy while the others sit idle (collected in
+#: their usual place, the browser tests' ended 40 s apart on two workers). A schedule,
+#: not a check: a file missing here only runs later.
+LONGEST_FIRST = (
+    # browser tests
+    "test_own_sentence.py",
+    "test_practice_lessons.py",
+    "test_pages.py",
+    "test_explorer.py",
+    "test_fails_well.py",
+    "test_practice_integrity.py",
+    "test_heads_widget.py",
+    "test_practice.py",
+    "test_heatmap.py",
+    "test_render_later.py",
+    # the rest: builds, fresh environments, the practice steps' checks
+    "test_standalone_downloads.py",
+    "test_build.py",
+    "test_outputs.py",
+    "test_dist.py",
+    "test_figures.py",
+    "test_worked_example.py",
+    "test_practice_guard.py",
+)
+
+
+def _run_order(item: pytest.Item) -> int:
+    name = item.path.name
+    return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=_run_order)  # stable: a file's tests, and a page's examples, keep their order
+
+
 _examples_per_page: Counter[str] = Counter()
 
 

@@ -26,34 +26,10 @@ SITE = Path(os.environ.get("SITE_DIR", ROOT / "site"))
 LOOPBACK = {"127.0.0.1"}
 
 
-#: The files that take longest (``--durations``), run first: pytest-xdist hands whole files
-#: to its workers in collection order, so a long file collected last keeps one worker busy
-#: while the other sits idle (40 s of a 490 s run, measured). A schedule, not a check: a
-#: file missing here only runs in its usual place.
-LONGEST_FIRST = (
-    "test_own_sentence.py",
-    "test_practice_lessons.py",
-    "test_pages.py",
-    "test_explorer.py",
-    "test_fails_well.py",
-    "test_practice_integrity.py",
-    "test_heads_widget.py",
-    "test_heatmap.py",
-    "test_practice.py",
-    "test_render_later.py",
-)
-
-
-def _run_order(item: pytest.Item) -> int:
-    name = item.path.name
-    return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser" in item.nodeid:
             item.add_marker(pytest.mark.browser)
-    items.sort(key=_run_order)  # stable: each file's tests keep their order
 
 
 @pytest.fixture(scope="session")
