@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from testbed.outputs import claim_tests
+from testbed.outputs import claim_tests, run_claim_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,23 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "claims.jsonl"
         record.touch()
-        run = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "--no-header",
-                "-rf",
-                "--tb=line",
-                *[str(f.relative_to(ROOT)) for f in claim_tests(ROOT)],
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            env={**os.environ, "CLAIMS_RECORD": str(record)},
+        run = run_claim_tests(
+            ROOT, claim_tests(ROOT), ["-rf", "--tb=line"], {"CLAIMS_RECORD": str(record)}
         )
         records = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
     lines = listing(records, page)

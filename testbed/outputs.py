@@ -472,6 +472,33 @@ def _literal(node: ast.expr) -> str:
     return ast.unparse(node)
 
 
+def run_claim_tests(
+    root: Path, files: Sequence[Path], options: Sequence[str], env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """Run pytest quietly on the claim test ``files`` in a fresh interpreter at ``root``.
+
+    ``options`` go before the files; ``env`` is added to this process's environment.
+    The caller reads what it needs: the exit status, the output, or a report file.
+    """
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--no-header",
+            *options,
+            *[str(f.relative_to(root)) for f in files],
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+
+
 def failing_claims(root: Path) -> tuple[list[str], list[str]]:
     """Run the claim tests: the claims now false, and the claim tests that could not run.
 
@@ -485,25 +512,11 @@ def failing_claims(root: Path) -> tuple[list[str], list[str]]:
         return [], []
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "claims.xml"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "-p",
-                "no:randomly",
-                "--no-header",
-                f"--junitxml={report}",
-                "-o",
-                "addopts=-p no:doctest",
-                *[str(f.relative_to(root)) for f in files],
-            ],
-            cwd=root,
-            capture_output=True,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(TESTBED_PARENT)])},
+        run_claim_tests(
+            root,
+            files,
+            ["-p", "no:randomly", f"--junitxml={report}", "-o", "addopts=-p no:doctest"],
+            {"PYTHONPATH": os.pathsep.join([str(root), str(TESTBED_PARENT)])},
         )
         if not report.exists():
             return [], ["the claim tests could not be run (pytest wrote no report)"]

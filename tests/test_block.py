@@ -16,14 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import attention_ref as ar
-from attention_ref.block import (
-    EncoderLayerWeights,
-    encoder_layer,
-    erf,
-    feed_forward,
-    gelu,
-    layer_norm,
-)
+from attention_ref import EncoderLayerWeights, encoder_layer, erf, feed_forward, gelu, layer_norm
 from testbed import oracle
 
 # --- erf -------------------------------------------------------------------------------

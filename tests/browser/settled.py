@@ -36,3 +36,16 @@ def wait_settled(page: Any, *, nudge: bool = True) -> None:
             f"{page.url} did not settle within {SETTLE_TIMEOUT_MS / 1000:.0f} s: "
             f"{skipped} blocks still skipped (content-visibility: auto), see settle.js"
         ) from None
+
+
+def open_widget(page: Any, url: str, widget: str) -> Any:
+    """Load ``url``, bring the widget matched by ``widget`` into view, wait until it is ready.
+
+    Returns the widget's locator. Scrolling is what mounts it (lazy-mount.js mounts a widget
+    as it nears the viewport, then sets ``data-widget-state`` to ``ready``).
+    """
+    page.goto(url, wait_until="load")
+    box = page.locator(widget)
+    box.scroll_into_view_if_needed()
+    page.wait_for_selector(f"{widget}[data-widget-state=ready]")
+    return box

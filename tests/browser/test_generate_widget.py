@@ -44,6 +44,7 @@ import pytest
 from attention_ref.induction import LETTERS, START, Config, decode_multiply_adds, forward
 from site_build.generate_data import DEFAULT_PROMPT, WEIGHTS_JSON
 from tests.browser.axe import violations_in_both_palettes
+from tests.browser.settled import open_widget
 
 RECORD: dict[str, Any] = json.loads(WEIGHTS_JSON.read_text(encoding="utf-8"))
 CONFIG = Config(**RECORD["config"])
@@ -217,14 +218,6 @@ class Run:
         assert not shown(self.box)["canStep"]
 
 
-def open_widget(page: Any, url: str) -> Any:
-    page.goto(url + PAGE, wait_until="load")
-    box = page.locator(WIDGET)
-    box.scroll_into_view_if_needed()
-    page.wait_for_selector(f"{WIDGET}[data-widget-state=ready]")
-    return box
-
-
 def random_letters(rng: np.random.Generator, n: int) -> str:
     return "".join(LETTERS[i] for i in rng.integers(0, 26, size=n))
 
@@ -244,7 +237,7 @@ def test_keyboard_runs_on_random_letters_match_numpy_at_every_step(
 ) -> None:
     rng = np.random.default_rng(seed)
     why = f"seed {seed} (GENERATE_SEED={seed} replays it)"
-    box = open_widget(page, site_url)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     # The default prompt, untouched: Enter in the field takes the first step.
     assert box.locator("[data-gen=prompt]").input_value() == DEFAULT_PROMPT
     run = Run(box, DEFAULT_PROMPT, f"default prompt, {why}")
@@ -336,7 +329,7 @@ def test_keyboard_runs_on_random_letters_match_numpy_at_every_step(
 
 @pytest.mark.parametrize(("viewport", "has_touch"), [(PHONE, True)], indirect=True)
 def test_taps_step_and_reset_at_a_phone_width(page: Any, site_url: str) -> None:
-    box = open_widget(page, site_url)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     run = Run(box, DEFAULT_PROMPT, "taps at 360 px")
     for _ in range(2):
         box.locator("[data-gen=next]").tap()

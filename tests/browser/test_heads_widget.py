@@ -28,6 +28,7 @@ import pytest
 from site_build.head_roles import ROLES, record_roles
 from site_build.heatmap_data import DATA_FILE
 from tests.browser.axe import axe_violations, describe
+from tests.browser.settled import open_widget
 
 RECORD: dict[str, Any] = json.loads(DATA_FILE.read_text(encoding="utf-8"))
 ROLE_RECORD = record_roles(RECORD)
@@ -123,14 +124,6 @@ def check_pixels(what: str, canvas: Any, w: np.ndarray, palette: str) -> None:
             assert all(abs(a - b) <= 1 for a, b in zip(have, want, strict=True)), (
                 f"{what}: cell ({q}, {k}) of weight {w[q, k]:.4f} is rgb{have}, expected rgb{want}"
             )
-
-
-def open_widget(page: Any, url: str) -> Any:
-    page.goto(url, wait_until="load")
-    box = page.locator(WIDGET)
-    box.scroll_into_view_if_needed()
-    page.wait_for_selector(f"{WIDGET}[data-widget-state=ready]")
-    return box
 
 
 def small_head(box: Any, head: int) -> Any:
@@ -232,7 +225,7 @@ def focused(page: Any) -> str:
 
 
 def test_small_heads_show_the_roles_and_the_weights(page: Any, site_url: str) -> None:
-    box = open_widget(page, site_url + PAGE)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     layer = default_layer()
     assert box.get_attribute("data-hd-default") == str(layer)
     check_small_heads(box, 0, layer)
@@ -248,7 +241,7 @@ def test_small_heads_show_the_roles_and_the_weights(page: Any, site_url: str) ->
 
 
 def test_a_head_opens_in_full_and_closes(page: Any, site_url: str) -> None:
-    box = open_widget(page, site_url + PAGE)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     layer = default_layer()
     head = 4
     full = box.locator("[data-hd='full']")
@@ -278,7 +271,7 @@ def test_a_head_opens_in_full_and_closes(page: Any, site_url: str) -> None:
 
 
 def test_keyboard_only(page: Any, site_url: str) -> None:
-    box = open_widget(page, site_url + PAGE)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     layer = default_layer()
     box.locator("select[data-hd='layer']").focus()  # the control just before the heads
     page.keyboard.press("Tab")
@@ -340,7 +333,7 @@ def test_keyboard_only(page: Any, site_url: str) -> None:
 
 
 def test_navigation_away_and_back(page: Any, site_url: str) -> None:
-    open_widget(page, site_url + PAGE)
+    open_widget(page, site_url + PAGE, WIDGET)
     nav_link = f"nav.md-nav--primary a.md-nav__link[href$='{PAGE}']"
     for _ in range(2):
         page.locator("nav.md-nav--primary a.md-nav__link", has_text="Home").first.click()
@@ -368,7 +361,7 @@ def test_navigation_away_and_back(page: Any, site_url: str) -> None:
 def test_no_axe_violation_and_screenshots(
     page: Any, site_url: str, color_scheme: str, screenshots: Path
 ) -> None:
-    box = open_widget(page, site_url + PAGE)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     violations = axe_violations(page, include=WIDGET)
     assert violations == [], describe(violations)
     layer = default_layer()
@@ -383,7 +376,7 @@ def test_no_axe_violation_and_screenshots(
 
 
 def test_palette_switch_repaints_the_canvases(page: Any, site_url: str) -> None:
-    box = open_widget(page, site_url + PAGE)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     layer = default_layer()
     small_head(box, 0).click()
     page.locator("label[title='Switch to dark mode']").click()

@@ -29,6 +29,7 @@ from attention_ref.head_roles import PATTERNS, THRESHOLD, head_role, role_shares
 from attention_ref.minilm import load_minilm
 from site_build.head_roles import ROLES
 from tests.browser.axe import PALETTE_TOGGLE, axe_violations, describe
+from tests.browser.settled import open_widget
 from tests.browser.test_heatmap import check_focused_row, pickers
 
 BOUND = 3e-3 + 0.5e-3  # the browser's bound, plus the table's rounding to 3 decimals
@@ -89,9 +90,7 @@ class Heatmap:
     box = "[data-widget=heatmap]"
 
     def open(self, page: Any, site_url: str) -> None:
-        page.goto(site_url + self.path, wait_until="load")
-        page.locator(self.box).scroll_into_view_if_needed()
-        page.wait_for_selector(f"{self.box}[data-widget-state=ready]")
+        open_widget(page, site_url + self.path, self.box)
 
     def tokens(self, page: Any) -> list[str]:
         shown: list[str] = page.locator(f"{self.box} .heatmap__sentence code").all_text_contents()
@@ -170,9 +169,7 @@ class Heads:
     box = "[data-widget=heads]"
 
     def open(self, page: Any, site_url: str) -> None:
-        page.goto(site_url + self.path, wait_until="load")
-        page.locator(self.box).scroll_into_view_if_needed()
-        page.wait_for_selector(f"{self.box}[data-widget-state=ready]")
+        open_widget(page, site_url + self.path, self.box)
 
     def layer(self, page: Any) -> int:
         return int(page.locator(f"{self.box} select[data-hd='layer']").input_value()) - 1

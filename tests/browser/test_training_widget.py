@@ -25,6 +25,7 @@ import pytest
 from attention_ref.induction import induction_score, previous_token_score
 from site_build.training_data import RUN_JSON
 from tests.browser.axe import violations_in_both_palettes
+from tests.browser.settled import open_widget
 from tests.browser.test_heads_widget import expected_rgb
 
 RECORD: dict[str, Any] = json.loads(RUN_JSON.read_text(encoding="utf-8"))
@@ -35,14 +36,6 @@ PAGE = "training/"
 WIDGET = "[data-widget='training']"
 PHONE = {"width": 360, "height": 740}
 HALF_UNIT = 0.005 + 1e-9  # two decimals shown
-
-
-def open_widget(page: Any, url: str) -> Any:
-    page.goto(url + PAGE, wait_until="load")
-    box = page.locator(WIDGET)
-    box.scroll_into_view_if_needed()
-    page.wait_for_selector(f"{WIDGET}[data-widget-state=ready]")
-    return box
 
 
 def shown(box: Any) -> dict[str, Any]:
@@ -117,7 +110,7 @@ def check_colours(box: Any, at: int, palette: str) -> None:
 
 
 def test_every_checkpoint_by_keyboard_shows_the_records_numbers(page: Any, site_url: str) -> None:
-    box = open_widget(page, site_url)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     check_checkpoint(box, 0)
     slider = box.locator("[data-tr=step]")
     slider.focus()
@@ -141,7 +134,7 @@ def test_every_checkpoint_by_keyboard_shows_the_records_numbers(page: Any, site_
 
 @pytest.mark.parametrize(("viewport", "has_touch"), [(PHONE, True)], indirect=True)
 def test_taps_step_one_checkpoint_at_a_phone_width(page: Any, site_url: str) -> None:
-    box = open_widget(page, site_url)
+    box = open_widget(page, site_url + PAGE, WIDGET)
     earlier, later = box.locator("[data-tr=earlier]"), box.locator("[data-tr=later]")
     assert earlier.is_disabled() and later.is_enabled()
     later.tap()

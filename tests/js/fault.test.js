@@ -16,22 +16,21 @@ import { ModelFileError, cacheState, fetchVerified } from "../../docs/javascript
 const BODY = new TextEncoder().encode("float16 bytes of a layer, in two halves");
 const ENTRY = { path: "layer-2.abc.bin", bytes: BODY.length, sha256: createHash("sha256").update(BODY).digest("hex") };
 
+/** A 200 response whose body a reader takes chunk by chunk from `read`. */
+const streamed = (read) => ({
+  ok: true,
+  status: 200,
+  body: { getReader: () => ({ read, cancel: async () => {} }) },
+});
+
 /** A response that sends its first half, then nothing, ever (as the probe's stalled server). */
 const halfThenSilence = async (url, init) => {
   let sent = false;
-  return {
-    ok: true,
-    status: 200,
-    body: {
-      getReader: () => ({
-        read: () =>
-          sent
-            ? new Promise(() => {}) // never settles: only the deadline can end it
-            : ((sent = true), Promise.resolve({ done: false, value: BODY.slice(0, 20) })),
-        cancel: async () => {},
-      }),
-    },
-  };
+  return streamed(() =>
+    sent
+      ? new Promise(() => {}) // never settles: only the deadline can end it
+      : ((sent = true), Promise.resolve({ done: false, value: BODY.slice(0, 20) })),
+  );
 };
 
 test("stallMsOf reads ?stall=MS and falls back to 30 s", () => {
@@ -64,17 +63,9 @@ test("headers that never come are a stall too; a slow but steady file is not", a
   // One byte every 3 ms (about 0.1 s in all) with a 100 ms deadline: each byte restarts the clock.
   const steady = async () => {
     let i = 0;
-    return {
-      ok: true,
-      status: 200,
-      body: {
-        getReader: () => ({
-          read: () =>
-            new Promise((r) => setTimeout(() => r(i < BODY.length ? { done: false, value: BODY.slice(i, ++i) } : { done: true }), 3)),
-          cancel: async () => {},
-        }),
-      },
-    };
+    return streamed(
+      () => new Promise((r) => setTimeout(() => r(i < BODY.length ? { done: false, value: BODY.slice(i, ++i) } : { done: true }), 3)),
+    );
   };
   const buf = await fetchVerified("u", ENTRY, () => {}, { fetch: steady, cache: null, stallMs: 100 });
   assert.deepEqual(new Uint8Array(buf), BODY);

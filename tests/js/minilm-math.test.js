@@ -66,27 +66,34 @@ test("linear on 5 tokens and 3 outputs (past the 4 x 2 blocks), worked by hand",
     [1, 3, 6, 2, 4, 7, 3, 7, 12, 2, 6, 11, 6, 12, 19]);
 });
 
+/** Numbers in [-1, 1) from a seeded Park-Miller sequence, for random matrices. */
+const uniform = (seed) => () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+
+/** linear's y = x w^T + b against the oracle y[i][o] = b[o] + sum_k x[i][k] w[o][k], one
+ * multiply-add at a time, in float64; `tol(s)` is the error allowed at the oracle's value s. */
+function assertLinearIsTheLoop(y, x, w, b, tol) {
+  const [n, dIn, dOut] = [x.rows, x.cols, w.rows];
+  assert.equal(y.rows, n);
+  assert.equal(y.cols, dOut);
+  for (let i = 0; i < n; i++) {
+    for (let o = 0; o < dOut; o++) {
+      let s = b[o];
+      for (let k = 0; k < dIn; k++) s += x.data[i * dIn + k] * w.data[o * dIn + k];
+      const got = y.data[i * dOut + o];
+      assert.ok(Math.abs(got - s) <= tol(s), `${n}x${dIn}x${dOut} [${i}][${o}]: ${got} vs ${s}`);
+    }
+  }
+}
+
 test("linear equals a plain triple loop on every shape from 1 x 1 x 1 to 9 x 7 x 9 (each block edge)", () => {
-  // The oracle: y[i][o] = b[o] + sum_k x[i][k] w[o][k], one multiply-add at a time, in float64.
-  let seed = 7;
-  const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  const next = uniform(7);
   for (let n = 1; n <= 9; n++) {
     for (let dIn = 1; dIn <= 7; dIn += 3) {
       for (let dOut = 1; dOut <= 9; dOut++) {
         const x = matrix(n, dIn, Float32Array.from({ length: n * dIn }, next));
         const w = matrix(dOut, dIn, Float32Array.from({ length: dOut * dIn }, next));
         const b = Float32Array.from({ length: dOut }, next);
-        const y = linear(x, w, b);
-        assert.equal(y.rows, n);
-        assert.equal(y.cols, dOut);
-        for (let i = 0; i < n; i++) {
-          for (let o = 0; o < dOut; o++) {
-            let s = b[o];
-            for (let k = 0; k < dIn; k++) s += x.data[i * dIn + k] * w.data[o * dIn + k];
-            const got = y.data[i * dOut + o];
-            assert.ok(Math.abs(got - s) <= 1e-6 * Math.max(1, Math.abs(s)), `${n}x${dIn}x${dOut} [${i}][${o}]: ${got} vs ${s}`);
-          }
-        }
+        assertLinearIsTheLoop(linear(x, w, b), x, w, b, (s) => 1e-6 * Math.max(1, Math.abs(s)));
       }
     }
   }
@@ -94,8 +101,7 @@ test("linear equals a plain triple loop on every shape from 1 x 1 x 1 to 9 x 7 x
 
 test("the SIMD kernel's linear equals a plain triple loop, past every block edge (node has WebAssembly SIMD)", () => {
   assert.ok(WebAssembly.validate(kernelBytes()), "the assembled module is valid WebAssembly");
-  let seed = 11;
-  const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  const next = uniform(11);
   const arena = simdArena(40 * 1536);
   assert.ok(arena, "node 20 has WebAssembly SIMD");
   for (const [n, dIn, dOut] of [[1, 4, 1], [4, 4, 2], [5, 8, 3], [7, 12, 9], [16, 384, 6], [9, 1536, 5]]) {
@@ -104,16 +110,8 @@ test("the SIMD kernel's linear equals a plain triple loop, past every block edge
     const w = Object.assign(matrix(dOut, dIn, data), { arena, offset });
     const x = matrix(n, dIn, Float32Array.from({ length: n * dIn }, next));
     const b = Float32Array.from({ length: dOut }, next);
-    const y = linear(x, w, b);
-    for (let i = 0; i < n; i++) {
-      for (let o = 0; o < dOut; o++) {
-        let s = b[o];
-        for (let k = 0; k < dIn; k++) s += x.data[i * dIn + k] * w.data[o * dIn + k];
-        const got = y.data[i * dOut + o];
-        // float32 lanes: about 1e-7 of the sum of |terms| per term added
-        assert.ok(Math.abs(got - s) <= 1e-5 * Math.max(1, Math.sqrt(dIn)), `${n}x${dIn}x${dOut} [${i}][${o}]: ${got} vs ${s}`);
-      }
-    }
+    // float32 lanes: about 1e-7 of the sum of |terms| per term added
+    assertLinearIsTheLoop(linear(x, w, b), x, w, b, () => 1e-5 * Math.max(1, Math.sqrt(dIn)));
   }
   assert.throws(() => arena.alloc(41 * 1536), /do not fit/);
 });

@@ -80,7 +80,7 @@ function layout(box, model, prompt, id) {
     return h("li", { class: "generate__layer" },
       h("span", { class: "generate__gauge", "aria-hidden": "true" }, fill), count);
   });
-  box.replaceChildren(h("div", { class: "generate__body" },
+  box.replaceChildren(h("div", { class: "generate__body widget__body" },
     ui.form,
     ui.status,
     ui.text,

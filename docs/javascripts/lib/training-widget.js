@@ -104,7 +104,7 @@ function layout(box, data, id) {
       ),
     ),
   );
-  box.replaceChildren(h("div", { class: "training__body" },
+  box.replaceChildren(h("div", { class: "training__body widget__body" },
     h("div", { class: "training__controls" },
       h("label", { for: `${id}-step` }, "Training step"),
       ui.slider, ui.shown, ui.earlier, ui.later),
