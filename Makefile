@@ -118,11 +118,13 @@ test-docs: install ## Doc tests of every page, snippet, claim and unit tests: no
 # fixtures (two clean builds, a browser context) are made once. Files are handed out in
 # collection order, the longest first (LONGEST_FIRST in conftest.py), not by their count
 # of tests (xdist's default), so that no long file starts last. The browser tests run on
-# three workers on two cores: a test waits at times (a page's timers, a worker starting),
-# and a third worker fills those waits (on 2 cores: 2 workers 500 s with the cores 91%
-# busy, 3 workers 445 s at 98%). The rest run on one worker per core. Lint, the node
-# tests and the build run side by side (each is timed on its own; mypy and the build each
-# keep one core busy), and the total is the wall-clock time of the whole run.
+# three workers: a test waits at times (a page's timers, a worker starting), and a third
+# worker fills those waits (on 2 cores: 2 workers 500 s with the cores 91% busy, 3
+# workers 445 s at 98%). The two parts of pytest run side by side, as lint, the node
+# tests and the build do before them: the rest fill the browser tests' waits and neither
+# part's last file leaves a core idle. Each part is timed on its own (so each time
+# includes sharing the cores) and prints its report when it ends; the total is the
+# wall-clock time of the whole run.
 PHASES ?= .cache/test-phases.tsv
 PYTEST_WORKERS ?= 2
 PYTEST_BROWSER_WORKERS ?= 3
@@ -143,11 +145,14 @@ test: ## Install what is missing, lint, build strictly, run every test (timed by
 	printf 'make test\t%s\n' "$$(( ($$(date +%s%N) - start) / 1000000 ))" >> $(PHASES); \
 	exit $$rc
 
-.PHONY: test-phases phase-lint phase-test-js phase-build
+.PHONY: test-phases phase-lint phase-test-js phase-build phase-pytest phase-pytest-browser
 test-phases:
 	$(call phase,install,$(MAKE) --no-print-directory install install-browser)
 	@$(MAKE) --no-print-directory -j3 --output-sync=target phase-lint phase-test-js phase-build
+	@$(MAKE) --no-print-directory -j2 --output-sync=target phase-pytest phase-pytest-browser
+phase-pytest:
 	$(call phase,pytest (not browser),$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_PARALLEL) --ignore=tests/browser)
+phase-pytest-browser:
 	$(call phase,pytest (browser),$(BIN)/pytest -n $(PYTEST_BROWSER_WORKERS) $(PYTEST_PARALLEL) tests/browser)
 phase-lint:
 	$(call phase,lint,$(MAKE) --no-print-directory lint)
