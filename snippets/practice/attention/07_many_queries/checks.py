@@ -180,39 +180,8 @@ MISTAKES = h.mistakes(
         # Answers only the first query: one vector comes back instead of one per query.
         "first_query_only": h.Mistake(
             "one-output-per-query",
-            (
-                ("math\n"),
-                (
-                    "math\n"
-                    "def attend(q, keys, values):\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
-                ),
-            ),
-            (
-                (
-                    "d_k = len(queries[0])\n"
-                    "    outputs = []\n"
-                    "    for i, q in enumerate(queries):\n"
-                    "        seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
-                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
-                    "        m = max(scores)\n"
-                    "        exps = [math.exp(s - m) for s in scores]\n"
-                    "        total = sum(exps)\n"
-                    "        width = len(values[0])\n"
-                    "        outputs.append(\n"
-                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
-                    "        )\n"
-                    "    return outputs"
-                ),
-                (
-                    "seen = [j for j in range(len(keys)) if mask is None or mask[0][j]]\n"
-                    "    return attend(queries[0], [keys[j] for j in seen], [values[j] for j in seen])"
-                ),
-            ),
+            ("in enumerate(queries):", "in enumerate(queries[:1]):"),
+            ("return outputs", "return outputs[0]"),
         ),
         # Takes the softmax over every key, then zeroes the masked weights without
         # renormalising.
@@ -282,138 +251,14 @@ MISTAKES = h.mistakes(
             ),
         ),
         # Runs every query over every key: the mask is accepted but never used.
-        "mask_ignored": h.Mistake(
-            "mask-ignored",
-            (
-                ("math\n"),
-                (
-                    "math\n"
-                    "def attend(q, keys, values):\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
-                ),
-            ),
-            (
-                (
-                    "d_k = len(queries[0])\n"
-                    "    outputs = []\n"
-                    "    for i, q in enumerate(queries):\n"
-                    "        seen = [j for j in range(len(keys)) if mask is None or mask[i][j]]\n"
-                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
-                    "        m = max(scores)\n"
-                    "        exps = [math.exp(s - m) for s in scores]\n"
-                    "        total = sum(exps)\n"
-                    "        width = len(values[0])\n"
-                    "        outputs.append(\n"
-                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
-                    "        )\n"
-                    "    return outputs"
-                ),
-                "return [attend(q, keys, values) for q in queries]",
-            ),
-        ),
+        "mask_ignored": h.Mistake("mask-ignored", (" if mask is None or mask[i][j]]", "]")),
         # Reads True as "hide this key": the opposite of the convention (True = may attend).
-        "mask_meaning": h.Mistake(
-            "mask-meaning",
-            (
-                ("math\n"),
-                (
-                    "math\n"
-                    "def attend(q, keys, values):\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
-                ),
-            ),
-            (
-                (
-                    "mask[i][j]]\n"
-                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
-                    "        m = max(scores)\n"
-                    "        exps = [math.exp(s - m) for s in scores]\n"
-                    "        total = sum(exps)\n"
-                    "        width = len(values[0])\n"
-                    "        outputs.append(\n"
-                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
-                    "        "
-                ),
-                (
-                    "not mask[i][j]]\n"
-                    "        outputs.append(attend(q, [keys[j] for j in seen], [values[j] for j in seen])"
-                ),
-            ),
-        ),
+        "mask_meaning": h.Mistake("mask-meaning", ("or mask[i][j]]", "or not mask[i][j]]")),
         # Makes the mask a required argument: a call without one raises TypeError.
-        "mask_required": h.Mistake(
-            "mask-optional",
-            (
-                (
-                    "attention(queries, keys, values, mask=None):\n"
-                    '    """One output per query: softmax over the keys it may see, then the weighted sum."""\n'
-                    "    d_k = len(queries[0])"
-                ),
-                (
-                    "attend(q, keys, values):\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
-                    "def attention(queries, keys, values, mask):"
-                ),
-            ),
-            (
-                (
-                    "scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
-                    "        m = max(scores)\n"
-                    "        exps = [math.exp(s - m) for s in scores]\n"
-                    "        total = sum(exps)\n"
-                    "        width = len(values[0])\n"
-                    "        outputs.append(\n"
-                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
-                    "        "
-                ),
-                "outputs.append(attend(q, [keys[j] for j in seen], [values[j] for j in seen])",
-            ),
-            model=False,
-        ),
+        "mask_required": h.Mistake("mask-optional", ("mask=None):", "mask):"), model=False),
         # Looks the mask up as mask[j][i] (key first) instead of mask[i][j] (query first).
         "mask_transposed": h.Mistake(
-            "mask-transposed",
-            (
-                ("math\n"),
-                (
-                    "math\n"
-                    "def attend(q, keys, values):\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    return [sum(e * v[c] for e, v in zip(exps, values)) / total for c in range(len(values[0]))]\n"
-                ),
-            ),
-            (
-                (
-                    "mask[i][j]]\n"
-                    "        scores = [sum(a * b for a, b in zip(q, keys[j])) / math.sqrt(d_k) for j in seen]\n"
-                    "        m = max(scores)\n"
-                    "        exps = [math.exp(s - m) for s in scores]\n"
-                    "        total = sum(exps)\n"
-                    "        width = len(values[0])\n"
-                    "        outputs.append(\n"
-                    "            [sum(e * values[j][c] for e, j in zip(exps, seen)) / total for c in range(width)]\n"
-                    "        "
-                ),
-                (
-                    "(j < len(mask) and mask[j][i])]\n"
-                    "        outputs.append(attend(q, [keys[j] for j in seen], [values[j] for j in seen])"
-                ),
-            ),
+            "mask-transposed", ("or mask[i][j]]", "or (j < len(mask) and mask[j][i])]")
         ),
         # Exponentiates the raw scores: right on small scores, OverflowError on large ones.
         "no_max": h.Mistake(
