@@ -13,7 +13,8 @@ import pytest
 from pymdownx.snippets import SnippetMissingError
 from sybil.example import SybilFailure
 
-from site_build.page import Origin, fence_language, is_output_fence
+from site_build.page import fence_language, is_output_fence
+from testbed.source_map import Origin
 from testbed.sybil_docs import RenderedMarkdownDocument, page_parsers
 
 MKDOCS_YML = """\
