@@ -1,25 +1,12 @@
 """Where each printed number comes from: a source line under every Output block.
 
-A page shows code and what it prints as a Python fence, usually ``--8<--`` includes of
-named snippet sections, followed by a ```` ```text title="Output" ```` block. Under
-each such block the build adds one quiet line, e.g.
-
-    snippets/worked_example.py · softmax · checked on every change
-
-whose first part links to that file at the section's lines in the repository
-(``repo_url``) and whose second links to CONTRIBUTING's section on the doc tests.
-
-The sources are read from the include markers as written, the ones pymdownx.snippets
-expands: :func:`output_sources` reads a page as written with :mod:`site_build.page`
-(includes of Markdown partials followed), and returns the sources of each Output block
-in page order; a fence
-written on the page itself links to those lines of the page. :func:`insert_lines` puts
-the lines under the rendered blocks (``hooks/build.py`` is the wiring). A
-section that does not exist, or a count of Output blocks that differs between the
-Markdown and the HTML, is an error: the build stops.
-
-For the notebook page, :func:`cell_ranges` finds the lines of each code cell of its
-jupytext source, and :func:`insert_cell_lines` puts a line under each code cell.
+Under each ```` ```text title="Output" ```` block the build adds one quiet line,
+``snippets/worked_example.py · softmax · checked on every change``, linking to the
+lines of the code that printed it in the repository (``repo_url``) and to
+CONTRIBUTING's section on the doc tests. :func:`output_sources` reads the includes of
+a page as written (:mod:`site_build.page`); a missing section, or Output blocks that
+differ in number between the Markdown and the HTML, stops the build. For the notebook
+page, :func:`insert_cell_lines` puts a line under each code cell of its jupytext source.
 
 Examples
 --------
@@ -95,10 +82,7 @@ def _merge(found: list[Source]) -> list[Source]:
     """One source per file: its sections joined, its lines from the first to the last."""
     merged: dict[str, Source] = {}
     for new in found:
-        old = merged.get(new.path)
-        if old is None:
-            merged[new.path] = new
-            continue
+        old = merged.setdefault(new.path, new)
         merged[new.path] = Source(
             new.path,
             tuple(dict.fromkeys(old.sections + new.sections)),
@@ -112,28 +96,22 @@ def _merge(found: list[Source]) -> list[Source]:
 def output_sources(page: str, text: str, read: Callable[[str], str | None]) -> list[list[Source]]:
     """For each Output block of ``page`` as rendered, in order, the sources of its code.
 
-    ``text`` is the page as written (front matter included, so that line numbers are
-    the file's) and ``read(path)`` returns a file of the repository, or None.
-    An Output block with no Python fence right before it gets no source: the doc tests
-    reject it anyway.
+    ``text`` is the page as written, front matter included; ``read(path)`` returns a file
+    of the repository, or None. An Output block with no Python fence before it gets none.
     """
     blocks: list[list[Source]] = []
-    last_code: list[Source] | None = None
+    code: list[Source] | None = None  # the sources of the fence before, a Python one
     for fence in fences(walk(page, text, read)):
-        if not fence.follows:
-            last_code = None
+        before, code = (code if fence.follows else None), None
         if fence.is_output:
-            blocks.append(last_code or [])
-            last_code = None
+            blocks.append(before or [])
         elif fence.language in PYTHON_CODE:
             targets = [t for line in fence.body if (t := include_target(line.text))]
             if targets:
-                last_code = _merge([_resolve(t, read) for t in targets])
+                code = _merge([_resolve(t, read) for t in targets])
             else:
                 body = fence.body or (fence.opening,)
-                last_code = [Source(fence.opening.file, (), body[0].number, body[-1].number)]
-        else:
-            last_code = None
+                code = [Source(fence.opening.file, (), body[0].number, body[-1].number)]
     return blocks
 
 
@@ -159,10 +137,8 @@ def line_html(sources: Sequence[Source], blob_url: str, checked_url: str) -> str
 
 
 def insert_lines(page_html: str, lines: Sequence[str]) -> str:
-    """Put ``lines[i]`` at the end of the ``i``-th rendered Output block of ``page_html``.
-
-    The line goes inside the block's box, after its ``<pre>``: it adds no block to the
-    page (the blocks the page renders later, ``settle.js``, stay as many).
+    """Put ``lines[i]`` inside the ``i``-th rendered Output block, after its ``<pre>``
+    (it adds no block to the page: the blocks ``settle.js`` renders stay as many).
 
     Examples
     --------
@@ -178,12 +154,16 @@ def insert_lines(page_html: str, lines: Sequence[str]) -> str:
             f"the page has {len(found)} rendered Output blocks but its Markdown has "
             f"{len(lines)}: an Output block is rendered where the source line cannot follow it"
         )
-    parts, end = [], 0
-    for match, line in zip(found, lines, strict=True):
-        inside = match.end() - len("</div>")  # the line is the block's last child
-        parts += [page_html[end:inside], line]
-        end = inside
-    return "".join([*parts, page_html[end:]])
+    return _insert(page_html, [m.end() - len("</div>") for m in found], lines)
+
+
+def _insert(page_html: str, offsets: list[int], lines: Sequence[str]) -> str:
+    """``page_html`` with ``lines[i]`` inserted at ``offsets[i]`` (in increasing order)."""
+    parts, previous = [], 0
+    for offset, line in zip(offsets, lines, strict=True):
+        parts += [page_html[previous:offset], line]
+        previous = offset
+    return "".join([*parts, page_html[previous:]])
 
 
 def cell_ranges(text: str) -> list[tuple[int, int]]:
@@ -215,16 +195,6 @@ CODE_CELL = re.compile(r'<div class="jp-Cell jp-CodeCell[^"]*"[^>]*>')
 _DIV = re.compile(r"<div\b|</div\s*>")
 
 
-def _div_end(page_html: str, start: int) -> int:
-    """The offset just after the ``</div>`` that closes the ``<div`` at ``start``."""
-    depth = 0
-    for match in _DIV.finditer(page_html, start):
-        depth += 1 if match.group().startswith("<div") else -1
-        if depth == 0:
-            return match.end()
-    raise SourceError("a notebook cell's <div> is never closed")
-
-
 def insert_cell_lines(page_html: str, lines: Sequence[str]) -> str:
     """Put ``lines[i]`` right after the ``i``-th code cell of a rendered notebook page.
 
@@ -241,16 +211,19 @@ def insert_cell_lines(page_html: str, lines: Sequence[str]) -> str:
     for match in CODE_CELL.finditer(page_html):
         if ends and match.start() < ends[-1]:
             continue  # inside the cell before
-        ends.append(_div_end(page_html, match.start()))
+        depth = 0
+        for tag in _DIV.finditer(page_html, match.start()):
+            depth += 1 if tag.group().startswith("<div") else -1
+            if depth == 0:
+                ends.append(tag.end())  # just after the </div> that closes the cell
+                break
+        else:
+            raise SourceError("a notebook cell's <div> is never closed")
     if len(ends) != len(lines):
         raise SourceError(
             f"the notebook page has {len(ends)} code cells but its source has {len(lines)}"
         )
-    parts, previous = [], 0
-    for end, line in zip(ends, lines, strict=True):
-        parts += [page_html[previous:end], line]
-        previous = end
-    return "".join([*parts, page_html[previous:]])
+    return _insert(page_html, ends, lines)
 
 
 def repository_urls(repo_url: str, edit_uri: str) -> tuple[str, str]:
@@ -268,10 +241,7 @@ def repository_urls(repo_url: str, edit_uri: str) -> tuple[str, str]:
 
 
 def page_lines(root: Path, name: str, blob: str, checked: str) -> list[str] | None:
-    """The source line of each Output block of page ``name`` (a path from ``root``).
-
-    None for a page that is not Markdown written in the project (a generated one).
-    """
+    """The source line of each Output block of page ``name``; None for a generated page."""
     path = root / name
     if not name.endswith(".md") or not path.is_file():
         return None

@@ -1,29 +1,12 @@
 """The practice sections' generated files: one exercise manifest per lesson and the downloads.
 
-Exercises are grouped by lesson: ``snippets/practice/<lesson>/NN_name/`` holds one step
-(``starter.py``, ``solution.py`` and ``checks.py``), where ``<lesson>``
-is the slug of the page that shows them (``attention`` for ``/attention/``). The
-lessons are those of the site model (:data:`site_build.site.LESSONS`): a lesson without
-its folder, or a folder that is no lesson's, stops the build. The harness,
-``snippets/practice/_harness.py``, is shared by every lesson.
-
-The browser needs a lesson's starters, its solutions (shown only after a failed
-attempt), its checks and the harness: they travel in one JSON manifest per lesson
-(``practice/<lesson>/manifest.json``); a page's practice section names its lesson
-(``data-lesson="<lesson>"``) and loads that manifest only. The starters, the checks
-and the harness are also published as plain ``.py`` files, ``practice/files/<step>/``,
-so a reader can download them and run the checks offline (``python checks.py
-answer.py``). Step ids (the folder names) are unique across lessons, so these addresses
-and the editors' saved code never collide.
-
-Lesson 1's worked example is written once, in ``snippets/worked_example.py``. A step
-that uses it imports it in the repository (``from _worked_example import Q, K, V``) or
-names a value in its text (``{{q}}``); every file published here has the values written
-in instead (:func:`site_build.worked_example.practice_text`), so that the browser and a
-reader's download need nothing beside the harness.
-
-``hooks/build.py`` adds the returned files to the MkDocs build; this module only
-reads the sources and returns text, so it is unit-tested without MkDocs.
+``snippets/practice/<lesson>/NN_name/`` holds one step (``starter.py``, ``solution.py``,
+``checks.py``), ``<lesson>`` being the slug of a lesson of :data:`site_build.site.LESSONS`;
+``_harness.py`` is shared. A lesson's steps, checks and the harness travel to the browser
+in ``practice/<lesson>/manifest.json``; the starters, checks and harness are also
+published as ``practice/files/<step>/`` for offline use (``python checks.py answer.py``).
+Every published file has the worked example's values written in
+(:func:`site_build.worked_example.practice_text`), so it needs nothing beside the harness.
 
 Examples
 --------
@@ -39,7 +22,8 @@ import ast
 import json
 import sys
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -74,10 +58,7 @@ class Step:
 def step_constants(source: str) -> dict[str, object]:
     """Read ``TITLE``, ``FUNCTION`` and ``PARAMS`` from a checks file without running it.
 
-    Raises
-    ------
-    ValueError
-        If one of them is missing or not a literal.
+    Raises ``ValueError`` if one of them is missing or not a literal.
     """
     found: dict[str, object] = {}
     for node in ast.parse(source).body:
@@ -113,8 +94,7 @@ QUOTES = "'" * 3
 
 
 def with_solution(checks: str, step: str, solution: str) -> str:
-    r"""``checks`` with the solution its mistakes edit written in, so that the published
-    file needs no ``solution.py`` beside it (in the browser and in a reader's download).
+    r"""``checks`` with the solution its mistakes edit written in (no ``solution.py`` beside it).
 
     >>> print(with_solution("SOLUTION = h.solution_of(__file__)\n", "01_dot", "def dot(a, b):\n"))
     SOLUTION = h.Solution(
@@ -127,11 +107,8 @@ def with_solution(checks: str, step: str, solution: str) -> str:
     >>> with_solution("TITLE = 'no mistakes'\n", "01_dot", "")
     "TITLE = 'no mistakes'\n"
 
-    Raises
-    ------
-    ValueError
-        If the line stands more than once, or the solution holds what a string in three
-        single quotes cannot carry as it is (three single quotes, a backslash).
+    Raises ``ValueError`` if the line stands twice, or the solution holds a backslash or
+    three single quotes (the string cannot carry them as they are).
     """
     found = [line for line in checks.splitlines() if line == SOLUTION_LINE]
     if not found:
@@ -148,8 +125,7 @@ def with_solution(checks: str, step: str, solution: str) -> str:
 def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[Step]:
     """Every step folder (``NN_name``) of one lesson's folder, in order, as published.
 
-    ``example`` is the worked example whose values are written into the files that
-    use it (default: read from ``snippets/worked_example.py`` when a file needs it).
+    ``example``: the worked example written into the files (default: read if one needs it).
 
     Raises
     ------
@@ -213,8 +189,7 @@ def read_lessons(
         If ``practice_dir`` or a lesson's folder is missing.
     ValueError
         If there is no lesson, a lesson has no step, a folder of ``practice_dir`` is no
-        lesson's, or two lessons share a step id (their downloads and saved code would
-        collide).
+        lesson's, or two lessons share a step id (downloads and saved code would collide).
     """
     if not practice_dir.is_dir():
         raise FileNotFoundError(f"practice folder not found: {practice_dir}")
@@ -250,49 +225,43 @@ def read_lessons(
     return found
 
 
+@contextmanager
+def _registered(name: str, module: types.ModuleType) -> Iterator[None]:
+    """``module`` in ``sys.modules`` as ``name`` for the time of the block."""
+    previous = sys.modules.get(name)
+    sys.modules[name] = module
+    try:
+        yield
+    finally:
+        if previous is None:
+            del sys.modules[name]
+        else:
+            sys.modules[name] = previous
+
+
 def load_harness(practice_dir: Path) -> types.ModuleType:
     """A fresh copy of ``_harness.py`` (not cached: ``mkdocs serve`` sees edits)."""
     path = practice_dir / HARNESS
     module = types.ModuleType("_harness")
     module.__file__ = str(path)
-    previous = sys.modules.get("_harness")
-    sys.modules["_harness"] = module  # dataclasses look their module up while defined
-    try:
+    with _registered("_harness", module):  # dataclasses look their module up while defined
         exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
-    finally:
-        if previous is None:
-            del sys.modules["_harness"]
-        else:
-            sys.modules["_harness"] = previous
     return module
 
 
 def check_names(harness: types.ModuleType, step: Step) -> list[str]:
-    """The names of ``step``'s checks, in order, from a run of its solution.
+    """The names of ``step``'s checks, in order, from a run of its solution with ``harness``.
 
-    The checks import ``_harness``: they get ``harness`` for the time of the run.
-
-    Raises
-    ------
-    ValueError
-        If the checks cannot be loaded or run (naming the step).
+    Raises ``ValueError`` if the checks cannot be loaded or run (naming the step).
     """
     module = types.ModuleType(f"practice_checks_{step.id}")
     module.__file__ = f"{step.id}/checks.py"
-    previous = sys.modules.get("_harness")
-    sys.modules["_harness"] = harness
-    sys.modules[module.__name__] = module
     try:
-        exec(compile(step.checks, module.__file__, "exec"), module.__dict__)
-        results = harness.run(module, step.solution)
+        with _registered("_harness", harness), _registered(module.__name__, module):
+            exec(compile(step.checks, module.__file__, "exec"), module.__dict__)
+            results = harness.run(module, step.solution)
     except Exception as exc:
         raise ValueError(f"practice step {step.id}: its checks could not run: {exc}") from exc
-    finally:
-        del sys.modules[module.__name__]
-        if previous is None:
-            del sys.modules["_harness"]
-        else:
-            sys.modules["_harness"] = previous
     return [str(r.name) for r in results]
 
 
@@ -321,13 +290,10 @@ def site_files(
     example: WorkedExample | None = None,
     lessons: Sequence[str] | None = None,
 ) -> dict[str, str]:
-    """The generated files of ``lessons`` (by default the site model's), as ``{site path: text}``.
+    """The generated files of ``lessons`` (by default the site model's), ``{site path: text}``.
 
-    ``practice/<lesson>/manifest.json`` carries the harness, its limits (``LIMITS`` of
-    ``_harness.py``, the one place they are declared) and the steps of one lesson;
-    ``practice/files/`` holds ``_harness.py`` and each step's ``starter.py`` and
-    ``checks.py`` for download, each with the worked example's values written in
-    (``example``, by default read from ``snippets/worked_example.py``).
+    Each manifest carries the harness, its ``LIMITS`` (declared in ``_harness.py`` only)
+    and the lesson's steps; ``practice/files/`` the harness, starters and checks.
     """
     if lessons is None:
         lessons = [lesson.slug for lesson in site.LESSONS]
