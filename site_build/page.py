@@ -1,11 +1,10 @@
-"""A page as written: its includes, its fences and Output blocks, and the page as rendered.
+"""A page as written: its includes, its fences and its Output blocks.
 
 The one reader of the page syntax, for the build, the doc tests, ``make outputs`` and the
 claim tests: :data:`INCLUDE` (``--8<-- "file"`` or ``"file:section"``, pymdownx.snippets),
 :data:`FENCE` and :func:`is_output_fence`. :func:`walk` gives a page's lines, partials
-followed, each with the file and line it is written on, and :func:`fences` its fences;
-:func:`expand_includes` and :func:`render_html` run pymdownx.snippets and the Markdown
-extensions with the settings of ``mkdocs.yml``, as the build does.
+followed, each with the file and line it is written on, and :func:`fences` its fences.
+The page as rendered, for the tests, is :mod:`testbed.rendered`'s.
 
 Examples
 --------
@@ -17,17 +16,10 @@ Examples
 
 from __future__ import annotations
 
-import functools
-import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, NamedTuple
-
-import markdown
-from mkdocs.utils.yaml import get_yaml_loader, yaml_load
+from typing import NamedTuple
 
 # --- The syntax ----------------------------------------------------------------------------
 
@@ -209,85 +201,3 @@ def section_lines(path: str, text: str, section: str) -> tuple[int, int]:
     if start is None or end is None:
         raise SourceError(f"{path} has no section {section!r}")
     return start + 1, end - 1
-
-
-# --- The page as rendered: mkdocs.yml's Markdown settings -----------------------------------
-
-
-@functools.cache
-def _mkdocs_yml(config_file: Path, page_src_path: str) -> dict[str, Any]:
-    # MkDocs' own YAML loader, so !ENV and !relative resolve as in a build. The
-    # placeholder config carries what the !relative tags look at when used.
-    fake = SimpleNamespace(
-        config_file_path=str(config_file),
-        docs_dir=str(config_file.parent / "docs"),
-        _current_page=SimpleNamespace(file=SimpleNamespace(src_path=page_src_path)),
-    )
-    loader = get_yaml_loader(config=fake)  # type: ignore[arg-type]
-    config = yaml_load(config_file.read_text(encoding="utf-8"), loader=loader)
-    fake.docs_dir = str(config_file.parent / str(config.get("docs_dir", "docs")))
-    return config
-
-
-def _plain(value: Any) -> Any:
-    """Turn MkDocs' path placeholders (os.PathLike) into plain strings, recursively."""
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def markdown_settings(config_file: Path, page: Path) -> tuple[list[str], dict[str, Any]]:
-    """The Markdown extensions ``mkdocs.yml`` enables, and their settings, for ``page``."""
-    try:
-        src_path = page.resolve().relative_to(config_file.resolve().parent / "docs").as_posix()
-    except ValueError:
-        src_path = page.name
-    config = _mkdocs_yml(config_file.resolve(), src_path)
-    names: list[str] = []
-    settings: dict[str, Any] = {}
-    for entry in config.get("markdown_extensions", []):
-        if isinstance(entry, dict):
-            for name, options in entry.items():
-                names.append(name)
-                settings[name] = dict(_plain(options or {}))
-        else:
-            names.append(str(entry))
-    return names, settings
-
-
-def snippet_settings(config_file: Path, page: Path) -> dict[str, Any]:
-    """The ``pymdownx.snippets`` settings of ``mkdocs.yml`` for ``page``."""
-    names, settings = markdown_settings(config_file, page)
-    if "pymdownx.snippets" not in names:
-        raise ValueError(f"{config_file} does not enable pymdownx.snippets in markdown_extensions")
-    return dict(settings.get("pymdownx.snippets", {}))
-
-
-def expand_includes(text: str, config_file: Path, page: Path, *, auto_append: bool = True) -> str:
-    """Expand ``--8<--`` includes exactly as the MkDocs build does (pymdownx.snippets).
-
-    ``auto_append=False`` leaves out the files appended to every text (the glossary).
-    """
-    settings = snippet_settings(config_file, page)
-    if not auto_append:
-        settings.pop("auto_append", None)
-    md = markdown.Markdown(
-        extensions=["pymdownx.snippets"],
-        extension_configs={"pymdownx.snippets": settings},
-    )
-    return "\n".join(md.preprocessors["snippet"].run(text.split("\n")))
-
-
-_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
-
-
-def render_html(config_file: Path, page: Path) -> str:
-    """The HTML of ``page`` as the build renders it (includes expanded), before the theme."""
-    text = _FRONT_MATTER.sub("", page.read_text(encoding="utf-8"), count=1)
-    expanded = expand_includes(text, config_file, page)
-    names, settings = markdown_settings(config_file, page)
-    return str(markdown.Markdown(extensions=names, extension_configs=settings).convert(expanded))

@@ -39,7 +39,7 @@ from typing import Any
 
 import markdown
 
-from site_build.page import markdown_settings, render_html
+from testbed.rendered import markdown_settings, render_html
 from testbed.sybil_docs import snippets_importable
 
 ROOT = Path(__file__).resolve().parent.parent

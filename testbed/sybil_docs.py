@@ -25,9 +25,8 @@ Two pieces, wired up in the root ``conftest.py``:
       that printed it, and the hint ``make outputs``, which rewrites stale blocks
       (``testbed/outputs.py``).
 
-The page itself (its includes expanded, the fence syntax) is read by
-:mod:`site_build.page`, as the build reads it; :mod:`testbed.source_map` maps it back to
-the files as written.
+The fence syntax is read by :mod:`site_build.page`, as the build reads it; the page is
+expanded, and mapped back to the files as written, by :mod:`testbed.rendered`.
 """
 
 from __future__ import annotations
@@ -49,7 +48,7 @@ from sybil.parsers.markdown import SkipParser
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
 from site_build.page import PYTHON_CODE, PYTHON_SESSION, fence_language, is_output_fence
-from testbed.source_map import SECTION_MARKER, ExpandedPage, Origin
+from testbed.rendered import SECTION_MARKER, ExpandedPage, Origin
 
 DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE
 
@@ -75,7 +74,7 @@ class RenderedMarkdownDocument(Document):
     """A Markdown page with its ``--8<--`` includes expanded, as MkDocs renders it.
 
     ``text`` is the expanded page (Sybil's line numbers count its lines); ``page`` is
-    :class:`testbed.source_map.ExpandedPage`, which maps each line of it back to the files
+    :class:`testbed.rendered.ExpandedPage`, which maps each line of it back to the files
     as written (``page.line_map``: the page's own line; ``page.origins``: the file and
     line, partials followed). :meth:`source_line` and :meth:`written` name lines so that
     test ids and messages point at lines an author can find.

@@ -34,8 +34,9 @@ from pathlib import Path
 import pytest
 
 from site_build import site
-from site_build.page import INCLUDE, render_html
+from site_build.page import INCLUDE
 from testbed import claims
+from testbed.rendered import render_html
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,8 +17,8 @@ import pytest
 from material.plugins.search.plugin import Parser
 
 from site_build import site
-from site_build.page import render_html
 from site_build.search_exclude import _VOID, ATTRIBUTE, _Element, _tree, mark
+from testbed.rendered import render_html
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"

@@ -14,7 +14,7 @@ from pymdownx.snippets import SnippetMissingError
 from sybil.example import SybilFailure
 
 from site_build.page import fence_language, is_output_fence
-from testbed.source_map import Origin
+from testbed.rendered import Origin
 from testbed.sybil_docs import RenderedMarkdownDocument, page_parsers
 
 MKDOCS_YML = """\
