@@ -1,10 +1,5 @@
-"""The site's downloads: ``attention_ref``'s wheel, and notebooks that install it.
-
-:func:`build_wheel` builds the wheel as ``make dist`` does, cached under a hash of
-:data:`DIST_INPUTS`; :func:`wheel_url` is its address on the published site;
-:func:`filled_notebook_copy` writes that address into a notebook source in place of
-:data:`WHEEL_MARKER` (:func:`fill_notebook`), so that the downloaded notebook installs
-``attention_ref`` from the site it came from. ``hooks/build.py`` wires them in.
+"""The site's downloads: ``attention_ref``'s wheel, and notebooks that install it from
+the site they came from (:data:`WHEEL_MARKER` replaced by the wheel's address).
 
 Examples
 --------
@@ -37,23 +32,6 @@ WHEEL_MARKER = "@ATTENTION_REF_WHEEL@"
 DEFAULT_EPOCH = "315532800"
 
 
-def input_files(root: Path) -> list[Path]:
-    """The files of :data:`DIST_INPUTS` under ``root``, sorted, without bytecode.
-
-    Raises ``FileNotFoundError`` if one of the inputs is missing.
-    """
-    found: list[Path] = []
-    for name in DIST_INPUTS:
-        path = root / name
-        if path.is_dir():
-            found += [p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise FileNotFoundError(f"{name}: missing, the distribution is built from it")
-    return sorted(found)
-
-
 def uv_command() -> str:
     """The ``uv`` executable that ``make install`` puts next to the venv's Python."""
     beside = Path(sys.executable).with_name("uv")
@@ -66,13 +44,20 @@ def uv_command() -> str:
 def build_wheel(root: Path, cache_dir: Path) -> Path:
     """The ``attention_ref`` wheel of the repository at ``root``, built or from ``cache_dir``.
 
-    The inputs are copied to a temporary folder and built there with ``uv build`` (sdist,
-    then the wheel from the sdist, as ``make dist`` does) without build isolation: the
-    locked setuptools of this venv, no network. The wheel is kept in the folder entry
-    ``wheel-<key>`` of the build's content-hash cache, the key hashing every input's path
-    and bytes. Raises ``RuntimeError`` if the build fails or yields no single wheel.
+    Built as ``make dist`` builds it (``uv build``, no build isolation: no network) from a
+    copy of :data:`DIST_INPUTS`, and cached under a hash of their paths and bytes. Raises
+    ``FileNotFoundError`` if an input is missing, ``RuntimeError`` if the build fails.
     """
-    inputs = input_files(root)
+    inputs: list[Path] = []
+    for name in DIST_INPUTS:
+        path = root / name
+        if path.is_dir():
+            inputs += [p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        elif path.is_file():
+            inputs.append(path)
+        else:
+            raise FileNotFoundError(f"{name}: missing, the distribution is built from it")
+    inputs.sort()
     parts = [
         b
         for path in inputs
@@ -110,10 +95,7 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
 
 
 def wheel_url(site_url: str, wheel_name: str) -> str:
-    """The wheel's address on the site published at ``site_url``.
-
-    Raises ``ValueError`` unless ``site_url`` is an absolute http(s) address: a
-    downloaded notebook could not reach a relative one.
+    """The wheel's address on the site at ``site_url`` (absolute, or ``ValueError``).
 
     Examples
     --------
@@ -143,13 +125,11 @@ def fill_notebook(source: str, url: str) -> str:
 def filled_notebook_copy(
     source: Path, src_uri: PurePosixPath, url: str, copies: Path
 ) -> Path | None:
-    """The folder holding ``<folder>/<src_uri>``, a copy of ``source`` filled with ``url``.
+    """The folder of ``copies`` holding ``<src_uri>``, a copy of ``source`` filled with ``url``.
 
-    None when ``source`` holds no :data:`WHEEL_MARKER` (it is used as it is). The folder
-    of ``copies`` is named by a hash of the filled text, so two builds for two site
-    addresses (a test build next to ``mkdocs serve``) never read each other's copy; the
-    tail stays ``src_uri``, which mkdocs-jupyter's ``include`` matches. Other copies
-    untouched for a day are removed (not when another is made: both may be in use).
+    None when ``source`` holds no :data:`WHEEL_MARKER`. The folder is named by a hash of
+    the filled text: two builds for two site addresses never read each other's copy.
+    Copies untouched for a day are removed (not at once: another build may be using one).
     """
     text = source.read_text(encoding="utf-8")
     if WHEEL_MARKER not in text:

@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import sys
 import types
@@ -137,13 +138,7 @@ def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[S
     """
     if not lesson_dir.is_dir():
         raise FileNotFoundError(f"practice folder not found: {lesson_dir}")
-    known = [] if example is None else [example]
-
-    def worked() -> WorkedExample:  # read once, and only if a file needs it
-        if not known:
-            known.append(read())
-        return known[0]
-
+    worked = functools.cache(read) if example is None else lambda: example  # read if needed
     steps = []
     for folder in sorted(p for p in lesson_dir.iterdir() if p.is_dir()):
         if not STEP_DIR.match(folder.name):

@@ -1,39 +1,12 @@
-"""The site model: the course's pages and lessons, declared once, as data.
+"""The site model: the course's pages, lessons and widgets, declared once, as data.
 
-A lesson is one line of :data:`LESSONS`, its number and its page under ``docs/``.
-Everything else about it follows from the page's name (its *slug*, ``self-attention``
-for ``self-attention.md``), by the conventions the course keeps:
-
-- its address: ``self-attention/`` (MkDocs' directory URLs);
-- its practice: one folder per step, ``snippets/practice/<slug>/NN_name/``, shown on the
-  page by the partial ``docs/partials/practice_<slug_>.md`` (``_`` for ``-``; lesson 1's
-  is ``practice.md``, the first there was), published by the build as the manifest
-  ``practice/<slug>/manifest.json``;
-- its claims test: ``tests/test_<slug_>_claims.py``.
-
-The other pages (the home page, the notebook, the about pages) are in :data:`PAGES`
-too, in the order of the site's navigation, each with its title (and section, if it is
-in one): the build gives MkDocs its ``nav`` from here (:func:`nav_config`), so a page is
-not named a second time in ``mkdocs.yml``.
-
-A widget is one line of :data:`WIDGETS`: its name (its containers are
-``<div data-widget="NAME">``), its module under ``docs/`` (which exports
-``mount(box, data)``), the JSON files the loader fetches for it, the name read out while
-it loads, the sentence its box shows if it cannot load, its stylesheets and its pages.
-From it come the loader's map (``javascripts/widget-map.js``, generated at build time,
-:func:`widget_map_js`, which ``docs/javascripts/widgets.js`` imports), the stylesheet
-bundle's widget part (:mod:`site_build.stylesheets`) and the browser tests' widget
-parameters.
-
-``tests/test_site.py`` holds the model to the files and to the built site: every page
-under ``docs/`` known here, every lesson's practice folder, partial and claims test
-present, no practice folder that is no lesson's, every widget's module, stylesheets and
-container on its pages, and no container of a widget the model does not know.
-
-The build reads the lessons, pages and widgets from here, and so do the tests that are
-about every page, every lesson or every widget: a new lesson is a page, its snippets,
-its practice folder and partial, and one line; a new widget is a module, a partial with
-its container, and one line.
+A lesson is one line of :data:`LESSONS`; the rest follows from its page's name (its
+*slug*): its address, its practice folder ``snippets/practice/<slug>/``, its partial
+``docs/partials/practice_<slug_>.md``, its manifest and its claims test. :data:`PAGES`
+lists every page in the navigation's order (:func:`nav_config` gives MkDocs its ``nav``).
+A widget is one line of :data:`WIDGETS`; the loader's map (:func:`widget_map_js`), the
+stylesheet bundle and the browser tests follow from it. ``tests/test_site.py`` holds
+the model to the files and to the built site.
 
 Examples
 --------
@@ -63,7 +36,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-#: Each lesson's practice folder is ``PRACTICE / <slug>``.
 PRACTICE = ROOT / "snippets" / "practice"
 #: A lesson's practice folder and a step's folder in it are named like these.
 LESSON_DIR = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -72,9 +44,8 @@ STEP_DIR = re.compile(r"^\d\d_[a-z0-9_]+$")
 
 @dataclass(frozen=True)
 class Page:
-    """A page of the site: ``source`` is its path under ``docs/`` (``.md``, or ``.py`` for
-    a notebook, which mkdocs-jupyter builds), ``title`` its name in the navigation and
-    ``section`` the navigation's section that holds it (``""``: none)."""
+    """A page: its path under ``docs/`` (``.py`` for a notebook), its title in the
+    navigation and the navigation's section that holds it (``""``: none)."""
 
     source: str
     title: str
@@ -88,8 +59,7 @@ class Page:
         return "".join(f"{part}/" for part in parts)
 
     @property
-    def html(self) -> str:
-        """The built file, under the site's folder."""
+    def html(self) -> str:  # the built file, under the site's folder
         return f"{self.url}index.html"
 
     @property
@@ -103,8 +73,7 @@ class Page:
 
 @dataclass(frozen=True, kw_only=True)
 class Lesson(Page):
-    """A lesson page: ``number`` counts from 0 in the course's order. ``partial`` names
-    its practice partial only where it is not ``practice_<slug_>.md``."""
+    """A lesson page, numbered from 0; ``partial`` only where not ``practice_<slug_>.md``."""
 
     number: int
     partial: str = ""
@@ -114,18 +83,12 @@ class Lesson(Page):
         return PurePosixPath(self.source).stem
 
     @property
-    def practice_dir(self) -> Path:
-        return PRACTICE / self.slug
-
-    @property
     def practice_partial(self) -> str:
-        """The partial that shows the lesson's steps, from the repository's root."""
         name = self.partial or f"practice_{self.slug.replace('-', '_')}.md"
         return f"docs/partials/{name}"
 
     @property
     def manifest(self) -> str:
-        """Where the build publishes the lesson's exercises (the partial names the lesson)."""
         return f"practice/{self.slug}/manifest.json"
 
     @property
@@ -150,17 +113,13 @@ WIDGET_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
 @dataclass(frozen=True)
 class Widget:
-    """A widget: every ``<div data-widget="NAME">`` of its pages becomes one, built by
-    its module when the container comes near the screen (``docs/javascripts/widgets.js``).
+    """A widget: each ``<div data-widget="NAME">`` of its pages, built by its module's
+    ``mount(box, data)`` (``module``, under ``docs/``) when it comes near the screen.
 
-    ``module`` is the file under ``docs/`` that exports ``mount(box, data)``; ``data``
-    maps each key of ``data`` to ``(address, what)``: the JSON file's address under the
-    site's root (``{lesson}`` in it is the container's ``data-lesson``) and what it is,
-    for an error that names it. ``label`` is read out while it loads ("… (loading)"),
-    ``failure`` replaces the container's ``.widget__loading`` if it cannot load.
-    ``stylesheets`` are its files under ``docs/stylesheets/``, bundled in model order;
-    ``pages`` the sources of the pages that show it; ``first_control`` a selector for
-    its first control, where focus lands once it is built (the browser tests' oracle).
+    ``data`` maps each key to ``(address, what)``: a JSON file under the site's root
+    (``{lesson}``: the container's ``data-lesson``) and its name for errors. ``label`` is
+    read out while it loads, ``failure`` shown if it cannot; ``stylesheets`` are under
+    ``docs/stylesheets/``; ``first_control`` is where focus lands once built.
     """
 
     name: str
@@ -181,18 +140,8 @@ class Widget:
             raise ValueError(f"widget {self.name} is on no page")
 
     @property
-    def container(self) -> str:
-        """The CSS selector of its containers."""
+    def container(self) -> str:  # the CSS selector of its containers
         return f'[data-widget="{self.name}"]'
-
-    def loader_entry(self) -> dict[str, Any]:
-        """What the browser's loader needs, as :func:`widget_map_js` writes it."""
-        return {
-            "label": self.label,
-            "module": self.module,
-            "data": {key: list(spec) for key, spec in self.data.items()},
-            "failure": self.failure,
-        }
 
 
 # --- the model ------------------------------------------------------------------------------
@@ -253,17 +202,9 @@ WIDGETS: dict[str, Widget] = {
     )
 }  # fmt: skip
 
-# --------------------------------------------------------------------------------------------
-
 
 def lesson_of(source: str) -> Lesson:
-    """The lesson whose page is ``source`` (a path under ``docs/``).
-
-    Raises
-    ------
-    KeyError
-        If no lesson has that page.
-    """
+    """The lesson whose page is ``source`` (under ``docs/``); ``KeyError`` if none."""
     for lesson in LESSONS:
         if lesson.source == source:
             return lesson
@@ -271,8 +212,7 @@ def lesson_of(source: str) -> Lesson:
 
 
 def nav_config(pages: tuple[Page, ...] = PAGES) -> list[dict[str, Any]]:
-    """MkDocs' ``nav`` for ``pages``: ``{title: source}``, and a page with a section in
-    ``{section: [...]}`` with the pages after it in the same section.
+    """MkDocs' ``nav`` for ``pages``: ``{title: source}``, in ``{section: [...]}`` if any.
 
     Examples
     --------
@@ -301,8 +241,7 @@ WIDGET_MAP = "javascripts/widget-map.js"
 
 
 def widget_map_js(widgets: dict[str, Widget] = WIDGETS) -> str:
-    """The module ``docs/javascripts/widgets.js`` imports: ``WIDGETS``, name -> entry
-    (:meth:`Widget.loader_entry`), addresses from the site's root.
+    """The module ``docs/javascripts/widgets.js`` imports: ``WIDGETS``, name -> entry.
 
     Examples
     --------
@@ -310,7 +249,15 @@ def widget_map_js(widgets: dict[str, Widget] = WIDGETS) -> str:
     >>> text.splitlines()[-1][:40]
     'export const WIDGETS = {"heatmap": {"lab'
     """
-    entries = {name: widget.loader_entry() for name, widget in widgets.items()}
+    entries = {
+        name: {
+            "label": w.label,
+            "module": w.module,
+            "data": {key: list(spec) for key, spec in w.data.items()},
+            "failure": w.failure,
+        }
+        for name, w in widgets.items()
+    }
     return (
         "// Generated by the build from WIDGETS of site_build/site.py: edit the model there.\n"
         f"export const WIDGETS = {json.dumps(entries, ensure_ascii=False)};\n"
