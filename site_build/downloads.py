@@ -58,11 +58,7 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
         else:
             raise FileNotFoundError(f"{name}: missing, the distribution is built from it")
     inputs.sort()
-    parts = [
-        b
-        for path in inputs
-        for b in (path.relative_to(root).as_posix().encode(), path.read_bytes())
-    ]
+    parts = [b for p in inputs for b in (p.relative_to(root).as_posix().encode(), p.read_bytes())]
     cache = ContentCache(cache_dir)
     target = cache.path("wheel", content_key(data=parts))
     cached = sorted(target.glob("*.whl"))
@@ -75,10 +71,8 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
             dest = src / path.relative_to(root)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
-        env = {
-            **os.environ,
-            "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH") or DEFAULT_EPOCH,
-        }
+        epoch = os.environ.get("SOURCE_DATE_EPOCH") or DEFAULT_EPOCH
+        env = {**os.environ, "SOURCE_DATE_EPOCH": epoch}
         command = [uv_command(), "build", "--quiet", "--no-build-isolation"]
         command += ["--python", sys.executable, "--out-dir", str(staged), str(src)]
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)

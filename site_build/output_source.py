@@ -1,12 +1,9 @@
 """Where each printed number comes from: a source line under every Output block.
 
-Under each ```` ```text title="Output" ```` block the build adds one quiet line,
-``snippets/worked_example.py · softmax · checked on every change``, linking to the
-lines of the code that printed it in the repository (``repo_url``) and to
-CONTRIBUTING's section on the doc tests. :func:`output_sources` reads the includes of
-a page as written (:mod:`site_build.page`); a missing section, or Output blocks that
-differ in number between the Markdown and the HTML, stops the build. For the notebook
-page, :func:`insert_cell_lines` puts a line under each code cell of its jupytext source.
+``snippets/worked_example.py · softmax · checked on every change`` links to the code that
+printed the block in the repository (``repo_url``) and to CONTRIBUTING's doc tests. A
+missing section, or a count of Output blocks that differs between the Markdown and the
+HTML, stops the build. A notebook gets a line under each code cell.
 
 Examples
 --------
@@ -32,7 +29,6 @@ OUTPUT_HTML = re.compile(
     r'<div class="highlight"><span class="filename">Output</span>.*?</code></pre></div>',
     re.DOTALL,
 )
-CLASS = "output-source"
 
 
 @dataclass(frozen=True)
@@ -57,10 +53,9 @@ class Source:
             return f"{self.path} · {', '.join(self.sections)}"
         if self.whole:
             return self.path
-        lines = (
-            f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
-        )
-        return f"{self.path} · {lines}"
+        if self.first == self.last:
+            return f"{self.path} · line {self.first}"
+        return f"{self.path} · lines {self.first}-{self.last}"
 
 
 def _resolve(target: str, read: Callable[[str], str | None]) -> Source:
@@ -133,7 +128,7 @@ def line_html(sources: Sequence[Source], blob_url: str, checked_url: str) -> str
         for s in sources
     )
     checked = f'<a href="{html.escape(checked_url)}">checked on every change</a>'
-    return f'<p class="{CLASS}">{links} · {checked}</p>'
+    return f'<p class="output-source">{links} · {checked}</p>'
 
 
 def insert_lines(page_html: str, lines: Sequence[str]) -> str:
@@ -167,9 +162,8 @@ def _insert(page_html: str, offsets: list[int], lines: Sequence[str]) -> str:
 
 
 def cell_ranges(text: str) -> list[tuple[int, int]]:
-    """First and last line (1-based) of each code cell of a jupytext percent script.
-
-    Blank lines at a cell's end are left out; Markdown cells are skipped.
+    """First and last line (1-based) of each code cell of a jupytext percent script, its
+    blank lines at the end left out.
 
     Examples
     --------
@@ -182,8 +176,7 @@ def cell_ranges(text: str) -> list[tuple[int, int]]:
     for position, start in enumerate(starts):
         if "[markdown]" in lines[start - 1] or "[md]" in lines[start - 1]:
             continue
-        stop = starts[position + 1] - 1 if position + 1 < len(starts) else len(lines)
-        last = stop
+        last = starts[position + 1] - 1 if position + 1 < len(starts) else len(lines)
         while last > start and not lines[last - 1].strip():
             last -= 1
         if last > start:
@@ -198,8 +191,6 @@ _DIV = re.compile(r"<div\b|</div\s*>")
 def insert_cell_lines(page_html: str, lines: Sequence[str]) -> str:
     """Put ``lines[i]`` right after the ``i``-th code cell of a rendered notebook page.
 
-    A cell nested in another (mkdocs-jupyter wraps each cell once more) counts once.
-
     Examples
     --------
     >>> cell = '<div class="jp-Cell jp-CodeCell x"><div class="jp-Cell jp-CodeCell"></div></div>'
@@ -210,7 +201,7 @@ def insert_cell_lines(page_html: str, lines: Sequence[str]) -> str:
     ends: list[int] = []
     for match in CODE_CELL.finditer(page_html):
         if ends and match.start() < ends[-1]:
-            continue  # inside the cell before
+            continue  # a cell in the cell before (mkdocs-jupyter wraps each cell once more)
         depth = 0
         for tag in _DIV.finditer(page_html, match.start()):
             depth += 1 if tag.group().startswith("<div") else -1

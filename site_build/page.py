@@ -1,10 +1,9 @@
 """A page as written: its includes, its fences and its Output blocks.
 
-The one reader of the page syntax, for the build, the doc tests, ``make outputs`` and the
-claim tests: :data:`INCLUDE` (``--8<-- "file"`` or ``"file:section"``, pymdownx.snippets),
-:data:`FENCE` and :func:`is_output_fence`. :func:`walk` gives a page's lines, partials
-followed, each with the file and line it is written on, and :func:`fences` its fences.
-The page as rendered, for the tests, is :mod:`testbed.rendered`'s.
+The one reader of the page syntax (:data:`INCLUDE`, :data:`FENCE`, :func:`is_output_fence`)
+for the build and the tests alike. :func:`walk` gives a page's lines, partials followed,
+each with its file and line, and :func:`fences` its fences. The page as rendered, for the
+tests only, is in :mod:`testbed.rendered`.
 
 Examples
 --------
@@ -157,13 +156,12 @@ def fences(lines: Iterable[Line]) -> Iterator[Fence]:
     while index < len(lines):
         line = lines[index].text
         opening = FENCE.match(line)
-        if opening is None and "<!--" in line and "-->" not in line.split("<!--", 1)[1]:
-            while index < len(lines) and "-->" not in lines[index].text:
-                index += 1  # an HTML comment: a fence in it is not rendered
-            index += 1
-            continue
         if opening is None:
-            follows = follows and not line.strip()
+            if "<!--" in line and "-->" not in line.split("<!--", 1)[1]:
+                while index < len(lines) and "-->" not in lines[index].text:
+                    index += 1  # an HTML comment: a fence in it is not rendered
+            else:
+                follows = follows and not line.strip()
             index += 1
             continue
         fence = opening["fence"]

@@ -1,12 +1,10 @@
 """The practice sections' generated files: one exercise manifest per lesson and the downloads.
 
-``snippets/practice/<lesson>/NN_name/`` holds one step (``starter.py``, ``solution.py``,
-``checks.py``), ``<lesson>`` being the slug of a lesson of :data:`site_build.site.LESSONS`;
-``_harness.py`` is shared. A lesson's steps, checks and the harness travel to the browser
-in ``practice/<lesson>/manifest.json``; the starters, checks and harness are also
-published as ``practice/files/<step>/`` for offline use (``python checks.py answer.py``).
-Every published file has the worked example's values written in
-(:func:`site_build.worked_example.practice_text`), so it needs nothing beside the harness.
+``snippets/practice/<lesson>/NN_name/`` holds a step (``starter.py``, ``solution.py``,
+``checks.py``) of a lesson of :data:`site_build.site.LESSONS`; ``_harness.py`` is shared.
+The browser gets them in ``practice/<lesson>/manifest.json``; ``practice/files/<step>/``
+holds the starters, checks and harness for download. Every published file has the worked
+example's values written in, so it needs nothing beside the harness.
 
 Examples
 --------
@@ -109,7 +107,7 @@ def with_solution(checks: str, step: str, solution: str) -> str:
     "TITLE = 'no mistakes'\n"
 
     Raises ``ValueError`` if the line stands twice, or the solution holds a backslash or
-    three single quotes (the string cannot carry them as they are).
+    three single quotes.
     """
     found = [line for line in checks.splitlines() if line == SOLUTION_LINE]
     if not found:
@@ -127,14 +125,8 @@ def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[S
     """Every step folder (``NN_name``) of one lesson's folder, in order, as published.
 
     ``example``: the worked example written into the files (default: read if one needs it).
-
-    Raises
-    ------
-    FileNotFoundError
-        If the folder, or a required file of a step, is missing (naming it).
-    ValueError
-        If there is no step, a checks file lacks its constants, or a file uses the
-        worked example in a way the build cannot write in.
+    Raises ``FileNotFoundError`` for a missing folder or file, ``ValueError`` if there is
+    no step, a checks file lacks its constants, or the worked example cannot be written in.
     """
     if not lesson_dir.is_dir():
         raise FileNotFoundError(f"practice folder not found: {lesson_dir}")
@@ -143,15 +135,12 @@ def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[S
     for folder in sorted(p for p in lesson_dir.iterdir() if p.is_dir()):
         if not STEP_DIR.match(folder.name):
             continue
+        text: dict[str, str] = {}
         for name in REQUIRED:
             if not (folder / name).is_file():
                 raise FileNotFoundError(f"practice step {folder.name} has no {name}")
-        text = {
-            name: _published(
-                (folder / name).read_text(encoding="utf-8"), f"{folder.name}/{name}", worked
-            )
-            for name in REQUIRED
-        }
+            written = (folder / name).read_text(encoding="utf-8")
+            text[name] = _published(written, f"{folder.name}/{name}", worked)
         text["checks.py"] = with_solution(text["checks.py"], folder.name, text["solution.py"])
         try:
             constants = step_constants(text["checks.py"])
@@ -178,13 +167,8 @@ def read_lessons(
 ) -> dict[str, list[Step]]:
     """The steps of each of ``lessons`` (page slugs), from its folder in ``practice_dir``.
 
-    Raises
-    ------
-    FileNotFoundError
-        If ``practice_dir`` or a lesson's folder is missing.
-    ValueError
-        If there is no lesson, a lesson has no step, a folder of ``practice_dir`` is no
-        lesson's, or two lessons share a step id (downloads and saved code would collide).
+    Raises ``FileNotFoundError`` for a missing folder, ``ValueError`` if there is no lesson,
+    a folder is no lesson's, or two lessons share a step id (their downloads would collide).
     """
     if not practice_dir.is_dir():
         raise FileNotFoundError(f"practice folder not found: {practice_dir}")
@@ -267,18 +251,6 @@ def manifest_path(lesson: str) -> str:
     return f"practice/{lesson}/manifest.json"
 
 
-def pyodide_info(pyodide_dir: Path) -> dict[str, object]:
-    """Pyodide's version and the bytes the worker downloads (the sum of its files)."""
-    package = json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))
-    sizes = {name: (pyodide_dir / name).stat().st_size for name in PYODIDE_FILES}
-    return {
-        "version": package["version"],
-        "index": PYODIDE_DEST + "/",
-        "bytes": sum(sizes.values()),
-        "files": sizes,
-    }
-
-
 def site_files(
     practice_dir: Path,
     pyodide_dir: Path,
@@ -295,7 +267,14 @@ def site_files(
     by_lesson = read_lessons(practice_dir, lessons, read() if example is None else example)
     harness = (practice_dir / HARNESS).read_text(encoding="utf-8")
     runner = load_harness(practice_dir)
-    pyodide = pyodide_info(pyodide_dir)
+    package = json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))
+    sizes = {name: (pyodide_dir / name).stat().st_size for name in PYODIDE_FILES}
+    pyodide = {  # Pyodide's version and the bytes the worker downloads
+        "version": package["version"],
+        "index": PYODIDE_DEST + "/",
+        "bytes": sum(sizes.values()),
+        "files": sizes,
+    }
     files = {f"{FILES_DIR}/{HARNESS}": harness}
     for lesson, steps in by_lesson.items():
         steps = [replace(step, check_names=check_names(runner, step)) for step in steps]

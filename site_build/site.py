@@ -1,12 +1,9 @@
 """The site model: the course's pages, lessons and widgets, declared once, as data.
 
-A lesson is one line of :data:`LESSONS`; the rest follows from its page's name (its
-*slug*): its address, its practice folder ``snippets/practice/<slug>/``, its partial
-``docs/partials/practice_<slug_>.md``, its manifest and its claims test. :data:`PAGES`
-lists every page in the navigation's order (:func:`nav_config` gives MkDocs its ``nav``).
-A widget is one line of :data:`WIDGETS`; the loader's map (:func:`widget_map_js`), the
-stylesheet bundle and the browser tests follow from it. ``tests/test_site.py`` holds
-the model to the files and to the built site.
+A lesson is one line of :data:`LESSONS`: its address, practice folder, partial, manifest
+and claims test follow from its page's name (its *slug*). :data:`PAGES` gives MkDocs its
+``nav``; the loader's map and the stylesheet bundle follow from :data:`WIDGETS`.
+``tests/test_site.py`` holds the model to the files and to the built site.
 
 Examples
 --------
@@ -37,9 +34,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PRACTICE = ROOT / "snippets" / "practice"
-#: A lesson's practice folder and a step's folder in it are named like these.
+#: A lesson's practice folder and a step's folder in it are named like these, and a
+#: widget's name (what its containers' ``data-widget`` says) like a lesson's folder.
 LESSON_DIR = re.compile(r"^[a-z][a-z0-9-]*$")
 STEP_DIR = re.compile(r"^\d\d_[a-z0-9_]+$")
+WIDGET_NAME = LESSON_DIR
 
 
 @dataclass(frozen=True)
@@ -105,10 +104,6 @@ class Lesson(Page):
         return tuple(
             sorted(p.name for p in folder.iterdir() if p.is_dir() and STEP_DIR.match(p.name))
         )
-
-
-#: A widget's name: what its containers' ``data-widget`` says.
-WIDGET_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
 @dataclass(frozen=True)
@@ -222,17 +217,14 @@ def nav_config(pages: tuple[Page, ...] = PAGES) -> list[dict[str, Any]]:
     {'About this site': [{'Performance': 'performance.md'}]}
     """
     nav: list[dict[str, Any]] = []
-    open_section: list[dict[str, str]] | None = None
     for page in pages:
         item = {page.title: page.source}
-        if not page.section:
-            nav.append(item)
-            open_section = None
-        elif open_section is not None and page.section in nav[-1]:
-            open_section.append(item)
+        if page.section and nav and isinstance(nav[-1].get(page.section), list):
+            nav[-1][page.section].append(item)  # the section the page before opened
+        elif page.section:
+            nav.append({page.section: [item]})
         else:
-            open_section = [item]
-            nav.append({page.section: open_section})
+            nav.append(item)
     return nav
 
 
