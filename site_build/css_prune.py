@@ -1,14 +1,9 @@
-"""Keep only the CSS a page can use: a pruner for generated pages, on tinycss2's parser.
+"""Keep only the CSS a page can use, on tinycss2's parser (for nbconvert's notebook pages).
 
-A notebook page from nbconvert inlines all of JupyterLab's CSS (about 570 KB, and a
-thousand custom properties on ``.jupyter-wrapper`` that every element inherits).
-:func:`prune` keeps a style rule only if one of its selectors can match the page, judged
-by the classes and ids in its HTML, and then only the custom properties the kept rules
-use, directly or through other custom properties. Where it cannot judge it keeps: a
-selector with ``:is()``, ``:where()`` or ``:has()``, classes inside ``:not()`` (ignored),
-at-rules other than ``@media``, ``@supports`` and ``@layer``. tinycss2 (already in the
-lock, for nbconvert) reads the CSS by the CSS Syntax specification: quotes, comments,
-``url()`` and nested blocks are its business.
+:func:`prune` keeps a style rule if one of its selectors can match the page's classes and
+ids, then only the custom properties the kept rules use, directly or through others.
+Where it cannot judge it keeps: ``:is()``, ``:where()``, ``:has()``, at-rules other than
+``@media``, ``@supports`` and ``@layer``; classes inside ``:not()`` are ignored.
 """
 
 from __future__ import annotations
@@ -31,7 +26,7 @@ _NESTED = ("media", "supports", "layer")  # at-rules whose block holds rules
 
 @dataclass
 class Rule:
-    """A style rule (``prelude`` is the selector list) or an at-rule with or without a block."""
+    """A style rule (``prelude`` is the selector list), or an at-rule."""
 
     prelude: str
     declarations: str | None = None  # style rules and at-rules holding declarations
@@ -40,7 +35,6 @@ class Rule:
 
     @property
     def nested(self) -> bool:
-        """An at-rule whose block holds rules (``@media``, ``@supports``, ``@layer``)."""
         return self.at and self.prelude.split(" ")[0][1:].lower() in _NESTED
 
 
@@ -89,7 +83,6 @@ def _rule(node: Any) -> Rule:
 
 
 def _declarations(text: str) -> list[tuple[str, str]]:
-    """``(name, value)`` of each declaration of a block, in order, values as written."""
     nodes = tinycss2.parse_blocks_contents(text, skip_comments=True, skip_whitespace=True)
     return [
         (d.name, tinycss2.serialize(d.value).strip() + (" !important" if d.important else ""))
@@ -99,14 +92,13 @@ def _declarations(text: str) -> list[tuple[str, str]]:
 
 
 def walk(rules: Iterable[Rule]) -> Iterable[Rule]:
-    """Every rule of ``rules`` and of the blocks nested in them, in order."""
+    """Every rule of ``rules`` and of the blocks nested in them."""
     for rule in rules:
         yield rule
         yield from walk(rule.children)
 
 
 def _split_selectors(prelude: str) -> list[str]:
-    """The selectors of a selector list: split at its top-level commas."""
     parts: list[list[Any]] = [[]]
     for token in tinycss2.parse_component_value_list(prelude):
         if token.type == "literal" and token.value == ",":
@@ -177,8 +169,7 @@ def used_properties(rules: list[Rule]) -> set[str]:
 
 
 def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
-    """CSS text of the rules, without extra whitespace; with ``used``, without the custom
-    properties outside it, nor the style rules they leave empty.
+    """CSS text of the rules, compact; with ``used``, only those custom properties.
 
     Examples
     --------
