@@ -31,6 +31,7 @@ from typing import Any
 from bench.build import copy_project
 from bench.stats import summarize
 from site_build import worked_example
+from testbed.worked_input import with_input
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_TEST_DOCS = 60.0  # seconds
@@ -112,7 +113,7 @@ def run(repeat: int = 3, site: Path = ROOT / "site") -> dict[str, Any]:
         snippet = project / "snippets" / "worked_example.py"
         was = worked_example.read(snippet)
         v_1 = [was.values[0][0], was.values[0][1] + 1]  # a contributor's change
-        text = worked_example.with_input(snippet.read_text(encoding="utf-8"), "v_1", v_1)
+        text = with_input(snippet.read_text(encoding="utf-8"), "v_1", v_1)
         snippet.write_text(text, encoding="utf-8")
         _git(project, "commit", "-q", "-am", f"v_1 = {v_1}")
         command = [sys.executable, "-m", "testbed.outputs"]

@@ -40,7 +40,7 @@ from site_build.head_roles import HEAD_ROLES_JSON_PATH, head_roles_json
 from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
 from site_build.katex_render import KatexError, PageMath
 from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_built, put_generated
-from site_build.notebook_page import JUPYTER_CSS_MARK, slim_page
+from site_build.notebook import JUPYTER_CSS_MARK, slim_page
 from site_build.page import SourceError
 from site_build.practice import site_files
 from site_build.search_exclude import mark
@@ -334,7 +334,7 @@ def _repository_urls(config: MkDocsConfig) -> tuple[str, str]:
 
 def _slim_notebook_page(output: str, page: Page, config: MkDocsConfig) -> str:
     """mkdocs-jupyter's page without the styles and scripts it does not use; its images
-    go into files beside the page (``site_build/notebook_page.py``)."""
+    go into files beside the page (``site_build/notebook.py``)."""
     html, images = _slim(output)
     folder = Path(config.site_dir) / page.url  # the page is written to <url>/index.html
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,12 +1,7 @@
-"""KaTeX's fonts cut down to the characters the site's formulas show.
+"""KaTeX's woff2 fonts cut down to the characters the site's formulas draw.
 
-Each KaTeX font holds every glyph TeX may ask of it, while a page of this site shows about
-a hundred distinct characters in its formulas, and the first screen of a lesson waits for
-three of those fonts (71 KB of woff2). ``hooks/build.py`` calls :func:`subset_fonts` on the
-built pages, so the site serves woff2 fonts that hold exactly the glyphs its formulas can
-use: the characters of KaTeX's visible HTML (``span.katex-html``, where every glyph of a
-typeset formula is a text character) and :data:`ALWAYS`. The hidden MathML copy is for
-screen readers and not drawn with these fonts. The woff and ttf files stay whole: a
+The characters are those of KaTeX's visible HTML (``span.katex-html``) and :data:`ALWAYS`;
+the hidden MathML is not drawn with these fonts. The woff and ttf files stay whole: a
 browser that reads woff2 never asks for them.
 """
 
@@ -20,8 +15,7 @@ from pathlib import Path
 
 from site_build.cache import ContentCache, content_key
 
-#: Always kept: what KaTeX's stylesheet writes itself, "(" and ")" around the digits of
-#: an equation number (``.eqn-num:before``), and the space.
+#: What KaTeX's stylesheet writes itself (an equation number's parentheses), and the space.
 ALWAYS = frozenset("() 0123456789")
 
 _VISIBLE = re.compile(r'<span class="katex-html"[^>]*>')
@@ -29,10 +23,8 @@ _TAG = re.compile(r"<[^>]*>")
 
 
 def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple[int, int]]:
-    """(start, end) of the inside of every element whose start tag matches ``opening``.
-
-    Its end is the ``</tag>`` that closes it, counting the ``<tag>`` elements nested in it.
-    Raises ``ValueError`` for an element that is never closed.
+    """(start, end) of the inside of every element whose start tag matches ``opening``,
+    up to its own ``</tag>``; ``ValueError`` for an element that is never closed.
 
     Examples
     --------
@@ -74,11 +66,8 @@ def katex_characters(page: str) -> set[str]:
 
 
 def subset_woff2(font: bytes, characters: Iterable[str]) -> bytes:
-    """The woff2 font ``font`` with only the glyphs of ``characters`` (and what they use).
-
-    Layout features, hinting and names are kept, and no timestamp is rewritten (the same
-    input gives the same bytes). A character the font does not have is ignored.
-    """
+    """The woff2 ``font`` with only the glyphs of ``characters`` (others are ignored);
+    layout features and names kept, no timestamp rewritten (same input, same bytes)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -100,11 +89,8 @@ def subset_woff2(font: bytes, characters: Iterable[str]) -> bytes:
 def subset_fonts(
     pages: Iterable[str], fonts: Iterable[Path], cache: ContentCache
 ) -> dict[str, bytes]:
-    """Each woff2 file of ``fonts``, by file name, cut down to the pages' characters.
-
-    Cached by the characters, the fonts' bytes and fontTools' version: a build whose
-    formulas show no new character reuses the last fonts.
-    """
+    """Each woff2 file of ``fonts``, by file name, cut down to the pages' characters;
+    cached by the characters, the fonts' bytes and fontTools' version."""
     import fontTools
 
     fonts = sorted(fonts)

@@ -1,11 +1,7 @@
-"""What lesson 5's generation widget reads: lesson 4's trained weights, as JSON.
+"""Lesson 5's generation widget's data: lesson 4's committed weights, as JSON.
 
-The widget (``docs/javascripts/lib/generate-widget.js``) runs lesson 4's model in the
-reader's browser, one token at a time with a cache of keys and values, and continues the
-letters the reader types. Its weights go out exactly as ``make train`` committed them in
-``data/induction_weights.json`` (6 significant digits), so that the JavaScript and
-:func:`attention_ref.induction.forward` compute with the same numbers; beside them, the
-model's sizes, the letters, the start token and the prompt the widget starts with.
+The weights go out as ``make train`` wrote them (6 significant digits), so that the
+widget and :func:`attention_ref.induction.forward` compute with the same numbers.
 
 Examples
 --------
@@ -25,21 +21,15 @@ from typing import Any
 from attention_ref.induction import LAYERS, LETTERS, START, VOCAB, param_names
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The committed weights of lesson 4's model (written by ``make train``).
 WEIGHTS_JSON = ROOT / "data" / "induction_weights.json"
-#: Site path of the exported JSON (relative to the site root).
 GENERATE_JSON_PATH = "assets/data/generate.json"
-#: The letters the widget starts with: a run of seven letters and the first two of it
-#: again, so that the model has a repeat to continue (``tests/test_generate_data.py``
-#: checks that greedy decoding with :func:`attention_ref.induction.forward` does).
+#: The widget's first letters: seven, then the first two again, a repeat to continue.
 DEFAULT_PROMPT = "planetspl"
 
 
 def generate_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The widget's data from a weights record (by default the committed one).
-
-    Raises ``ValueError`` when the record lacks a weight of the model or has one more.
-    """
+    """The widget's data from a weights record (by default the committed one); ``ValueError``
+    when the record lacks a weight of the model or has one more."""
     if record is None:
         record = json.loads(WEIGHTS_JSON.read_text(encoding="utf-8"))
     params = record["params"]
@@ -61,5 +51,5 @@ def generate_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def generate_json() -> str:
-    """:func:`generate_data` as compact JSON (each weight written as the record writes it)."""
+    """:func:`generate_data` as compact JSON."""
     return json.dumps(generate_data(), separators=(",", ":"))

@@ -1,12 +1,8 @@
-"""The heatmap's data: the real model's attention, computed by ``attention_ref``.
+"""The heatmap's data: the real model's attention on two sentences, by ``attention_ref``.
 
-The build runs all-MiniLM-L6-v2 on the lesson's two sentences with
-:mod:`attention_ref.minilm` and ships the weights as ``assets/data/it_attention.json``
-(:func:`heatmap_json`); the head roles and the heads figure read the same record
-(:func:`model_record`), cached in ``.cache/model-data/`` by the weights' SHA-256, the
-sentences and the code. ``data/it_attention.json`` stays in the repository as the oracle,
-transformers' own attention weights with their provenance (``scripts/model_attention.py``):
-the tests compare the build's record with it.
+:func:`model_record` (cached by the weights' SHA-256, the sentences and the code) feeds
+``assets/data/it_attention.json``, the head roles and the heads figure. The committed
+``data/it_attention.json`` (transformers' own weights) is the tests' oracle.
 
 Examples
 --------
@@ -35,13 +31,9 @@ from site_build.cache import ContentCache, content_key
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: The committed oracle (transformers' weights) and where the site serves the build's data.
 DATA_FILE = ROOT / "data" / "it_attention.json"
 HEATMAP_JSON_PATH = "assets/data/it_attention.json"
-
-#: Where the build keeps the computed record.
 CACHE_DIR = ROOT / ".cache" / "model-data"
-
 #: The sentences the build runs, as ``(id, text)``: the ones of the oracle file.
 SENTENCES = (
     ("tired", "The animal didn't cross the street because it was too tired."),
@@ -55,9 +47,7 @@ REQUIRED = ("model", "layers", "heads", "versions", "weights_sha256", "scale", "
 
 
 def check_record(record: Any) -> None:
-    """Raise ``ValueError`` naming the first thing wrong with a heatmap record: a missing
-    provenance key, or a sentence without ``layers x heads`` square matrices of
-    non-negative integers as wide as its token list.
+    """Raise ``ValueError`` naming the first thing wrong with a heatmap record.
 
     Examples
     --------
@@ -95,9 +85,8 @@ def read_record(path: Path = DATA_FILE) -> dict[str, Any]:
 
 
 def installed_weights_sha256() -> str:
-    """The hex SHA-256 of the installed ``model.safetensors``, from the package's RECORD,
-    where the installer wrote it: the caches are keyed by the weights without reading
-    their 90 MB on every build.
+    """The hex SHA-256 of the installed ``model.safetensors``, from the package's RECORD
+    (not reading 90 MB at every build).
 
     Examples
     --------
@@ -129,11 +118,7 @@ def record_key() -> str:
 
 
 def compute_record() -> dict[str, Any]:
-    """Run the model on :data:`SENTENCES` with :mod:`attention_ref.minilm`: the site's record.
-
-    The same layout as the oracle file (``sentences[s].attention[layer][head][query][key]``
-    in units of ``1/scale``), with its own provenance.
-    """
+    """Run the model on :data:`SENTENCES`: a record in the oracle file's layout."""
     from attention_ref.minilm import load_minilm
 
     model = load_minilm()

@@ -1,14 +1,10 @@
-r"""Typeset a page's formulas at build time with KaTeX, so the browser runs no KaTeX code.
+r"""Typeset the formulas of the built pages with KaTeX, so the browser runs no KaTeX code.
 
-Formulas come in two kinds of markup: pymdownx.arithmatex's (generic mode) on Markdown
-pages, ``<span class="arithmatex">\(...\)</span>`` and ``<div class="arithmatex">\[...\]</div>``
-with ``&``, ``<`` and ``>`` as entities; and mkdocs-jupyter's Markdown cells
-(``<div class="... jp-RenderedMarkdown ...">``), which keep ``$...$`` and ``$$...$$`` as
-written, except inside ``<code>`` and ``<pre>``, and except a ``$`` followed by a space or
-a closing ``$`` followed by a digit ("costs $5 and $2"), as in Pandoc. :func:`collect`
-finds them, :class:`Renderer` typesets them with the npm ``katex`` package in ONE ``node``
-process (``katex_render.mjs``), caching each by content hash, and :func:`substitute` puts
-the HTML in place, inside arithmatex's wrapper (``.arithmatex .katex`` selects them all).
+:func:`collect` finds pymdownx.arithmatex's formulas (``\(...\)`` and ``\[...\]`` in
+``class="arithmatex"`` elements) and the ``$...$`` and ``$$...$$`` of mkdocs-jupyter's
+Markdown cells (not inside ``<code>``/``<pre>``, nor "costs $5 and $2", as in Pandoc);
+:class:`Renderer` typesets them in one ``node`` run (``katex_render.mjs``), cached per
+formula; :func:`substitute` puts the HTML inside arithmatex's wrapper.
 
 Examples
 --------
@@ -34,28 +30,23 @@ from site_build.cache import ContentCache, content_key
 from site_build.font_subset import element_insides, subset_fonts
 from site_build.vendor import KATEX_DEST
 
-#: KaTeX options of every formula (``displayMode`` is set per formula). ``throwOnError``
-#: makes a bad formula an error instead of red text; ``htmlAndMathml`` gives screen
-#: readers MathML next to the visual HTML.
+#: KaTeX options of every formula: a bad formula is an error, not red text; MathML for
+#: screen readers beside the HTML. ``displayMode`` is set per formula.
 KATEX_OPTIONS: dict[str, object] = {"throwOnError": True, "output": "htmlAndMathml"}
 
 SCRIPT = Path(__file__).with_name("katex_render.mjs")
 
-#: The woff2 files a page preloads when its first screen (up to its article's first
-#: ``<h2``) shows a formula: every formula is set in KaTeX_Main, every letter that stands
-#: for a quantity in KaTeX_Math italic. Preloaded, the text is not laid out with a fallback
-#: font first and shifted when the font arrives; fonts used further down would compete for
-#: bandwidth with the first screen's, and load when their formulas render.
+#: The fonts a page preloads when its first screen (up to the first ``<h2``) shows a
+#: formula, so that its text is not laid out in a fallback font first and then shifted.
 FIRST_SCREEN_FONTS = ("fonts/KaTeX_Main-Regular.woff2", "fonts/KaTeX_Math-Italic.woff2")
 
-# arithmatex's generic output; the TeX never contains a tag (< is written &lt;).
+# arithmatex's generic output (the TeX holds no tag: < is written &lt;).
 _ARITHMATEX = re.compile(
     r'<span class="arithmatex">\\\((?P<inline>.*?)\\\)</span>'
     r'|<div class="arithmatex">\\\[(?P<block>.*?)\\\]</div>',
     re.DOTALL,
 )
 _ARITHMATEX_OPEN = re.compile(r'<(?:span|div) class="arithmatex">')
-# A notebook Markdown cell's opening tag.
 _NOTEBOOK_CELL = re.compile(r'<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>')
 _TAG = re.compile(r"<[^>]*>")
 _VERBATIM = re.compile(r"<(/?)(code|pre)\b", re.IGNORECASE)
@@ -73,25 +64,19 @@ class Formula:
     tex: str
     display: bool
 
-    def describe(self, where: Sequence[str] = ()) -> str:
-        """The formula as an error message shows it: mode, TeX, and the pages it is on."""
-        pages = f" on {', '.join(where)}" if where else ""
-        return f"{'display' if self.display else 'inline'} formula `{self.tex}`{pages}"
-
 
 class KatexError(ValueError):
     """KaTeX rejected formulas, or could not run; the message names each formula."""
 
 
-def _formula(match: re.Match[str]) -> Formula:
-    """The formula of a match of :data:`_ARITHMATEX` or :data:`_DOLLARS` (same groups)."""
+def _formula(match: re.Match[str]) -> Formula:  # of _ARITHMATEX or _DOLLARS
     inline = match.group("inline")
     tex = inline if inline is not None else match.group("block")
     return Formula(html_lib.unescape(tex).strip(), display=inline is None)
 
 
 def _edit_notebook_cells(page: str, edit: Callable[[str], str]) -> str:
-    """Apply ``edit`` to every text run of the notebook cells outside tags, <code>, <pre>."""
+    """Apply ``edit`` to each text run of the notebook cells outside <code> and <pre>."""
     try:
         cells = element_insides(page, _NOTEBOOK_CELL, "div")
     except ValueError as error:
@@ -137,10 +122,9 @@ def collect(page: str) -> list[Formula]:
 def substitute(page: str, rendered: Mapping[Formula, str]) -> str:
     """Replace every formula's markup in ``page`` with its HTML from ``rendered``.
 
-    arithmatex's wrapper element stays (its TeX delimiters go); in notebook cells the
-    ``$``-delimited TeX is replaced; everything else is left byte for byte. Raises
+    arithmatex's wrapper stays; everything else is left byte for byte. Raises
     :class:`KatexError` if a formula is missing from ``rendered``, or an arithmatex
-    element is not in the form this module reads (it would reach the reader as raw TeX).
+    element is not in the form read here (it would reach the reader as raw TeX).
     """
 
     def html_of(match: re.Match[str]) -> str:
@@ -164,8 +148,8 @@ def substitute(page: str, rendered: Mapping[Formula, str]) -> str:
 
 
 def preload_fonts(page: str, url: Callable[[str], str]) -> str:
-    """``page`` with a ``<link rel="preload">`` for each of :data:`FIRST_SCREEN_FONTS`,
-    at ``url(font)``, if its first screen shows a formula (``crossorigin``: fonts need it).
+    """``page`` preloading :data:`FIRST_SCREEN_FONTS` (at ``url(font)``) if its first
+    screen shows a formula.
 
     Examples
     --------
@@ -189,12 +173,10 @@ def preload_fonts(page: str, url: Callable[[str], str]) -> str:
 
 
 class Renderer:
-    """KaTeX through ``node`` (one process per call), with a cache of one file per formula.
+    """KaTeX through ``node`` (one run per call), with one cache entry per formula.
 
-    ``root`` holds ``node_modules/katex``; ``cache_dir`` keeps the typeset formulas, one
-    entry per formula whose key holds the KaTeX version and :data:`KATEX_OPTIONS` (an
-    upgrade replaces the older file). ``node_calls`` counts the node runs: zero when every
-    formula was cached.
+    ``root`` holds ``node_modules/katex``; an entry's key holds the KaTeX version and
+    :data:`KATEX_OPTIONS`. ``node_calls`` counts the node runs.
     """
 
     def __init__(self, root: Path, cache_dir: Path, node: str = "node") -> None:
@@ -209,7 +191,6 @@ class Renderer:
         self._memory: dict[Formula, str] = {}
 
     def _entry(self, formula: Formula) -> tuple[str, str]:
-        """The formula's cache entry: its name (one per formula) and its key."""
         name = "formula-" + content_key(meta=[formula.tex, formula.display])[:12]
         meta = [formula.tex, formula.display, self.katex_version, KATEX_OPTIONS]
         return name, content_key(meta=meta)
@@ -219,9 +200,8 @@ class Renderer:
     ) -> dict[Formula, str]:
         """HTML of each formula, from memory, the cache, or one node run for the rest.
 
-        ``where`` gives the pages each formula is on, for the error: a
-        :class:`KatexError` names every formula KaTeX rejected with KaTeX's reason, or
-        says why node could not run.
+        Raises :class:`KatexError` naming every formula KaTeX rejected, its pages (from
+        ``where``) and KaTeX's reason, or why node could not run.
         """
         wanted = list(dict.fromkeys(formulas))
         missing = []
@@ -234,11 +214,13 @@ class Renderer:
                     self._memory[formula] = found[".html"].decode("utf-8")
         if missing:
             results = self._run_node(missing)
-            errors = [
-                f"{f.describe((where or {}).get(f, ()))}: {r['error']}"
-                for f, r in zip(missing, results, strict=True)
-                if "error" in r
-            ]
+            errors = []
+            for f, r in zip(missing, results, strict=True):
+                if "error" in r:
+                    on = ", ".join((where or {}).get(f, ()))
+                    on = f" on {on}" if on else ""
+                    mode = "display" if f.display else "inline"
+                    errors.append(f"{mode} formula `{f.tex}`{on}: {r['error']}")
             if errors:
                 raise KatexError("KaTeX rejected " + "; ".join(errors))
             for formula, result in zip(missing, results, strict=True):
@@ -260,7 +242,6 @@ class Renderer:
             input=json.dumps(request),
             cwd=self.root,
             capture_output=True,
-            text=True,
             encoding="utf-8",
             check=False,
         )
@@ -274,25 +255,14 @@ class Renderer:
 
 @dataclass
 class PageMath:
-    """Every formula of a build typeset in one node run; pages ship no KaTeX code.
+    """Every formula of a build typeset in one node run, driven by ``hooks/build.py``.
 
-    ``root`` is the project's (``node_modules/katex`` is found there, and the caches go
-    in ``.cache/``). Its methods are called from MkDocs' events (``hooks/build.py``):
-
-    * :meth:`note` (``on_page_content``): note the page's formulas; the page is not
-      changed yet, so the search index keeps the TeX source;
-    * :meth:`typeset` (``on_env``, after every page's content, before any is written):
-      typeset the formulas not cached, at once;
-    * :meth:`put` (``on_post_page``): put the typeset HTML in place of the TeX, and preload
-      KaTeX's text fonts on a page whose first screen shows a formula;
-    * :meth:`subset_fonts` (``on_post_build``): KaTeX's fonts cut to the characters shown.
-
-    A formula KaTeX rejects raises :class:`KatexError`, naming the formula, KaTeX's
-    reason and the page.
+    :meth:`note` (``on_page_content``, so the search index keeps the TeX), :meth:`typeset`
+    (``on_env``: the formulas not cached, at once), :meth:`put` (``on_post_page``) and
+    :meth:`subset_fonts` (``on_post_build``). ``root`` is the project's.
     """
 
     root: Path
-    site_dir: str = KATEX_DEST  #: KaTeX's folder in the site
     renderer: Renderer | None = None
     pages: dict[Formula, list[str]] = field(default_factory=dict)  # formula -> its pages
 
@@ -321,13 +291,13 @@ class PageMath:
             output = substitute(output, self.renderer.render(formulas, where=where))
         except KatexError as error:
             raise KatexError(f"{page}: {error}") from None
-        return preload_fonts(output, lambda font: relative(f"{self.site_dir}/{font}"))
+        return preload_fonts(output, lambda font: relative(f"{KATEX_DEST}/{font}"))
 
     def subset_fonts(self, site: Path) -> None:
         fonts = self.root / "node_modules" / "katex" / "dist" / "fonts"
         pages = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))]
         cache = ContentCache(self.root / ".cache" / "katex-fonts")
         for name, blob in subset_fonts(pages, fonts.glob("*.woff2"), cache).items():
-            dest = site / self.site_dir / "fonts" / name
+            dest = site / KATEX_DEST / "fonts" / name
             if not dest.is_file() or dest.read_bytes() != blob:
                 dest.write_bytes(blob)

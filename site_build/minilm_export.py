@@ -1,23 +1,12 @@
 """all-MiniLM-L6-v2 for the browser: float16 weights, word-embedding shards, tokenizer, manifest.
 
-The widget "Try your own sentence" runs the real model in the reader's browser. This
-module turns :func:`attention_ref.minilm.load_minilm`'s arrays into the files the site
-serves under :data:`EXPORT_DIR`:
-
-- one file per **group** of encoder weights, ``embeddings`` (positions, token types, the
-  embeddings' LayerNorm) and ``layer-0`` ... ``layer-5`` (the sixteen arrays of a layer),
-  each array float16, little-endian, C-ordered, in the weights file's own layout (a
-  ``Linear``'s ``weight`` is ``(out, in)``), one after the other;
-- the **word-embedding table** (30,522 x 384, half the model) in shards of
-  :data:`SHARD_ROWS` rows by token id, so that a sentence fetches only its own ids' shards;
-- the model's ``tokenizer.json`` with padding and truncation off, as the Python tokenizer
-  of :mod:`attention_ref.minilm` runs;
-- ``manifest.json``: the shapes, byte offsets, sizes and SHA-256 of all the above. Every
-  other file is named by its content (``<stem>.<16 hex digits>.<ext>``), so it can be
-  cached for ever and a corrupt copy is detected by its hash.
-
-:func:`export_files` maps site paths to bytes; :func:`cached_export` keeps them in the
-build's content-hash cache, from which ``hooks/build.py`` adds them to the build.
+Under :data:`EXPORT_DIR`: one file per group of encoder weights (``embeddings``,
+``layer-0`` ... ``layer-5``; each array float16, little-endian, C order, in the weights
+file's layout, one after the other), the word-embedding table in shards of
+:data:`SHARD_ROWS` rows by token id (a sentence fetches only its ids' shards), the
+``tokenizer.json`` without padding or truncation, and ``manifest.json`` with the shapes,
+offsets, sizes and SHA-256 of all. Every other file is named by its content, so it can be
+cached for ever and a corrupt copy is detected.
 
 Examples
 --------
@@ -44,22 +33,16 @@ import numpy.typing as npt
 
 from site_build.cache import ContentCache, content_key
 
-#: Where the files live in the site, and the manifest the widget reads first.
 EXPORT_DIR = "assets/minilm"
 MANIFEST_PATH = f"{EXPORT_DIR}/manifest.json"
-#: Rows of the word-embedding table per shard: 32 rows of 384 float16 are 24 KiB, so a
-#: 64-token sentence fetches at most 1.6 MB of the table (of 23.4 MB). Binary files are
-#: served uncompressed (as GitHub Pages does), so the shards' size is what travels.
+#: Rows of the word-embedding table per shard (24 KiB; binary files travel uncompressed).
 SHARD_ROWS = 32
-#: Hex digits of the SHA-256 in a file's name.
-NAME_HASH_CHARS = 16
-#: The cache entry's name (``.cache/minilm/minilm-<key>-...``).
+NAME_HASH_CHARS = 16  # hex digits of the SHA-256 in a file's name
 CACHE_NAME = "minilm"
 #: Bumped when the layout of the files changes (the widget refuses another).
 FORMAT = 1
 
-#: The sixteen arrays of one encoder layer, by their name in the weights file after
-#: ``encoder.layer.<i>.``, in the order they are packed.
+#: The arrays of an encoder layer, after ``encoder.layer.<i>.``, in the order packed.
 LAYER_ARRAYS = tuple(
     f"{part}.{kind}"
     for part in (
@@ -86,9 +69,8 @@ WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 @dataclass(frozen=True)
 class ModelSource:
-    """What the export reads: the weights file's arrays by name (``MiniLM.weights``), the
-    config (``MiniLM.config`` as a dict), the model's ``tokenizer.json`` and the weights
-    file's hash (provenance in the manifest)."""
+    """What the export reads: the arrays by name, the config, ``tokenizer.json``, the
+    weights file's hash."""
 
     weights: Mapping[str, npt.NDArray[Any]]
     config: Mapping[str, Any]
@@ -121,8 +103,7 @@ def float16_bytes(array: npt.ArrayLike, name: str = "array") -> bytes:
 
 
 def pack_group(arrays: Sequence[tuple[str, npt.ArrayLike]]) -> tuple[bytes, list[dict[str, Any]]]:
-    """Arrays as float16, one after the other: the bytes, and each one's name, byte offset
-    and shape."""
+    """Arrays as float16, one after the other, and each one's name, offset and shape."""
     parts: list[bytes] = []
     entries: list[dict[str, Any]] = []
     offset = 0
@@ -135,12 +116,12 @@ def pack_group(arrays: Sequence[tuple[str, npt.ArrayLike]]) -> tuple[bytes, list
 
 
 def hashed_name(stem: str, blob: bytes, ext: str) -> str:
-    """``<stem>.<first 16 hex digits of the SHA-256>.<ext>``: a name that changes with the bytes."""
+    """``<stem>.<16 hex digits of the SHA-256>.<ext>``."""
     return f"{stem}.{hashlib.sha256(blob).hexdigest()[:NAME_HASH_CHARS]}{ext}"
 
 
 def shards_for_ids(ids: Sequence[int], rows_per_shard: int = SHARD_ROWS) -> list[int]:
-    """The shards (sorted, once each) that hold the rows of ``ids``; the widget's rule too.
+    """The shards (sorted, once each) that hold the rows of ``ids``, as the widget finds them.
 
     Examples
     --------
@@ -151,8 +132,8 @@ def shards_for_ids(ids: Sequence[int], rows_per_shard: int = SHARD_ROWS) -> list
 
 
 def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
-    """The tokenizer's JSON with padding and truncation off (as shipped, it truncates at 128
-    tokens), compact; ``ValueError`` unless it is an object with a WordPiece ``model``.
+    """The tokenizer's JSON with padding and truncation off, compact; ``ValueError``
+    unless it is an object with a WordPiece ``model``.
 
     Examples
     --------
@@ -176,13 +157,9 @@ def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
 
 
 def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[str, bytes]:
-    """Every file of the browser's model, by site path under :data:`EXPORT_DIR`.
-
-    :data:`MANIFEST_PATH` is the manifest, whose paths are relative to its own folder.
-    Raises ``KeyError`` naming an array the weights lack, ``ValueError`` as
-    :func:`float16_bytes` and :func:`browser_tokenizer_json` do, or if the word table is
-    not ``(vocab_size, hidden)``.
-    """
+    """Every file of the browser's model, by site path (the manifest's paths are relative
+    to its folder). ``KeyError`` naming an array the weights lack, ``ValueError`` for a
+    value float16 cannot hold, a bad tokenizer or a word table of the wrong shape."""
     weights, config = source.weights, dict(source.config)
     files: dict[str, bytes] = {}
 
@@ -254,9 +231,8 @@ def model_source() -> ModelSource:
 def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dict[str, Path]:
     """The exported files by site path, each a file in ``cache`` (exported on a miss).
 
-    The key is the weights' hash, the tokenizer's bytes, this module's source and the
-    layout constants: a new model or an edit here exports again, and the store prunes the
-    old copy. A hit reads neither the model nor its 90 MB (the hash is the RECORD's).
+    Keyed by the weights' hash (the RECORD's: a hit reads no weights), the tokenizer, this
+    module and the layout constants.
     """
     if source is None:
         from attention_ref.minilm import model_dir

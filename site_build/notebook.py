@@ -1,10 +1,11 @@
-"""Notebook helpers for the build: the ``.ipynb`` download, the page, the cache key.
+"""The notebook page and its download, as the build makes them.
 
-The notebook sources are jupytext percent ``.py`` files (clean diffs, no outputs
-committed); ``hooks/build.py`` wires these functions in. :func:`to_ipynb` makes the
-``.ipynb`` a reader downloads; :func:`polish_page` gives the page the same cell ids at
-every build and makes its code cells reachable by keyboard; :func:`key_jupyter_cache`
-keys mkdocs-jupyter's cache by what the notebook imports.
+:func:`to_ipynb` makes the ``.ipynb`` a reader downloads from a jupytext percent source;
+:func:`key_jupyter_cache` keys mkdocs-jupyter's cache by what the notebook imports;
+:func:`polish_page` gives the page stable cell ids and keyboard-reachable code cells;
+:func:`slim_page` drops the styles and scripts the page does not use (nbconvert inlines
+about 570 KB of JupyterLab CSS: :func:`prune` keeps what the markup can use, read with
+tinycss2) and moves its base64 images into files.
 
 Examples
 --------
@@ -15,25 +16,49 @@ True
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html as html_lib
+import json
 import platform
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import jupytext  # type: ignore[import-untyped]
+import tinycss2
 
 from site_build.cache import ContentCache, content_key
 
 #: The name of the cache entry :func:`key_jupyter_cache` points mkdocs-jupyter's cache at.
 NOTEBOOK_ENTRY = re.compile(r"notebook-[0-9a-f]+")
+#: The JupyterLab stylesheet declares its variables on this wrapper class.
+JUPYTER_CSS_MARK = ".jupyter-wrapper{"
+MERMAID_MARKUP = ("jp-Mermaid", "language-mermaid", 'class="mermaid')
+#: The code whose output :func:`slim_page` caches: a change to it is a cache miss.
+_SLIM_CODE = (Path(__file__),)
+
+_CELL_ID = re.compile(r'id="cell-id=[^"]*"')
+_CODE_SCROLLER = re.compile(r'<div class="highlight-ipynb( [^"]*)?"(?! tabindex)')
+_STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
+_SCRIPT = re.compile(r"<script([^>]*)>(.*?)</script>\s*", re.S)
+_DATA_IMG = re.compile(
+    r'<img\b([^>]*?)\ssrc="data:image/(png|svg\+xml);base64,([A-Za-z0-9+/=\s]+)"([^>]*)>'
+)
+_SVG_TAG = re.compile(rb"<svg\b[^>]*>")
+_SVG_LENGTH = re.compile(rb'\s(width|height)="\s*([\d.]+)\s*(px|pt|in|cm|mm)?\s*"')
+_SVG_VIEWBOX = re.compile(rb'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"')
+_PX_PER = {b"px": 1.0, b"pt": 4 / 3, b"in": 96.0, b"cm": 96 / 2.54, b"mm": 96 / 25.4}
 
 
 def to_ipynb(source: str) -> str:
-    """A jupytext percent ``.py`` notebook as ``.ipynb`` JSON text: nbformat 4, no outputs,
-    cell ids ``cell-0``, ``cell-1``... and no jupytext metadata (a plain notebook, the same
-    bytes at every build). ``ValueError`` if ``source`` holds no cell at all."""
+    """A jupytext percent notebook as ``.ipynb`` text: no outputs, cell ids ``cell-0``,
+    ``cell-1``..., no jupytext metadata (the same bytes at every build).
+
+    Raises ``ValueError`` if ``source`` holds no cell."""
     nb = jupytext.reads(source, fmt="py:percent")
     if not nb.cells:
         raise ValueError("the notebook source holds no cell")
@@ -50,8 +75,7 @@ def ipynb_of(source: Path) -> str:
 
 
 def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str:
-    """SHA-256 of the bytes of ``sources`` (files the notebook's results depend on, in the
-    given order) and of ``versions`` (library versions, e.g. ``{"numpy": "2.4.6"}``).
+    """SHA-256 of the bytes of ``sources`` and of ``versions`` (e.g. ``{"numpy": "2.4.6"}``).
 
     Examples
     --------
@@ -61,15 +85,34 @@ def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str
     return content_key(meta=dict(versions), files=sources)
 
 
-_CELL_ID = re.compile(r'id="cell-id=[^"]*"')
-_CODE_SCROLLER = re.compile(r'<div class="highlight-ipynb( [^"]*)?"(?! tabindex)')
+def key_jupyter_cache(config: Any, root: Path) -> None:
+    """Move mkdocs-jupyter's ``cache_dir`` into an entry keyed by ``attention_ref`` and the
+    library versions.
+
+    mkdocs-jupyter keys its cache by the notebook's bytes only: an edit to
+    ``attention_ref`` would serve old outputs. Called again, the folders do not nest.
+    """
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config["cache"]:
+        return
+    base = Path(plugin.config["cache_dir"])
+    if NOTEBOOK_ENTRY.fullmatch(base.name):  # set by a call before
+        base = base.parent
+    # Versions read from the installed metadata: importing matplotlib costs 0.2 s.
+    versions = {
+        "python": platform.python_version(),
+        "numpy": version("numpy"),
+        "matplotlib": version("matplotlib"),
+    }
+    key = environment_key(sorted((root / "attention_ref").glob("*.py")), versions)
+    plugin.config["cache_dir"] = str(ContentCache(base).folder_for("notebook", key))
 
 
 def polish_page(html: str) -> str:
     """Number the ``cell-id`` attributes in order; give code cells ``tabindex="0"``.
 
     A region that scrolls must be focusable, or keyboard users cannot scroll it
-    (WCAG 2.1.1; axe-core's ``scrollable-region-focusable``).
+    (WCAG 2.1.1).
 
     Examples
     --------
@@ -83,27 +126,334 @@ def polish_page(html: str) -> str:
     return _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)
 
 
-def key_jupyter_cache(config: Any, root: Path) -> None:
-    """Point mkdocs-jupyter's cache at a folder named by ``attention_ref`` and the versions.
+def slim(html: str) -> str:
+    """The notebook page without the styles and scripts it does not use.
 
-    mkdocs-jupyter caches an executed notebook under a hash of the notebook's own bytes,
-    so after an edit to ``attention_ref`` it would serve old outputs (and a broken
-    ``attention_ref`` would still "pass"). Its ``cache_dir`` is moved into a sub-folder
-    named after ``attention_ref``'s sources (under ``root``) and the library versions, an
-    entry of the build's content-hash cache: the new entry replaces the older ones.
-    ``config`` is MkDocs' (only its ``plugins`` are read); called again, nothing nests.
+    JupyterLab's stylesheets are pruned to what the markup can use (marked
+    ``data-pruned``), the MathJax configuration goes (math is typeset at build time),
+    and so do mermaid's loader and styles unless the page has a mermaid diagram.
+
+    Examples
+    --------
+    >>> page = ('<style>.jupyter-wrapper{--a:1px;--b:2px}.jp-X{margin:var(--a)}'
+    ...         '.jp-Unused{margin:var(--b)}</style>'
+    ...         '<script type="text/x-mathjax-config">init_mathjax()</script>'
+    ...         '<style>.jp-Mermaid{display:none}</style>'
+    ...         '<script type="module">import mermaid from "https://cdn/m.js"</script>'
+    ...         '<div class="jupyter-wrapper"><div class="jp-X">x</div></div>')
+    >>> print(slim(page).replace("><", ">\\n<"))
+    <style data-pruned>.jupyter-wrapper{--a:1px}.jp-X{margin:var(--a)}</style>
+    <div class="jupyter-wrapper">
+    <div class="jp-X">x</div>
+    </div>
+    >>> slim('<div class="jp-Mermaid">a</div><script>mermaid</script>').endswith("</script>")
+    True
     """
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or not plugin.config["cache"]:
-        return
-    base = Path(plugin.config["cache_dir"])
-    if NOTEBOOK_ENTRY.fullmatch(base.name):  # set by a call before: the folders never nest
-        base = base.parent
-    # Versions read from the installed metadata: importing matplotlib costs 0.2 s.
-    versions = {
-        "python": platform.python_version(),
-        "numpy": version("numpy"),
-        "matplotlib": version("matplotlib"),
+    markup = _SCRIPT.sub("", _STYLE.sub("", html))
+    mermaid = any(mark in markup for mark in MERMAID_MARKUP)
+
+    def script(m: re.Match[str]) -> str:
+        attrs, body = m.group(1), m.group(2)
+        if "text/x-mathjax-config" in attrs or (not mermaid and "mermaid" in body):
+            return ""
+        return m.group(0)
+
+    def style(m: re.Match[str]) -> str:
+        css = m.group(1)
+        if JUPYTER_CSS_MARK in css:
+            return f"<style data-pruned>{prune(css, markup)}</style>"
+        if not mermaid and ".jp-Mermaid" in css:
+            return ""
+        return m.group(0)
+
+    return _STYLE.sub(style, _SCRIPT.sub(script, html))
+
+
+def image_size(data: bytes, kind: str) -> tuple[float, float] | None:
+    """Width and height in CSS px of a PNG (its header) or an SVG (its root's width and
+    height, which matplotlib writes in pt, else its viewBox).
+
+    Examples
+    --------
+    >>> image_size(b'<svg width="330pt" height="189.75pt" viewBox="0 0 330 189.75">', "svg+xml")
+    (440.0, 253.0)
+    >>> image_size(b'<svg viewBox="0 0 460.8 345.6" xmlns="...">', "svg+xml")
+    (460.8, 345.6)
+    >>> png = bytes.fromhex("89504e470d0a1a0a0000000d49484452") + (640).to_bytes(4, "big")
+    >>> image_size(png + (480).to_bytes(4, "big"), "png")
+    (640.0, 480.0)
+    >>> image_size(b"not an image", "png") is None
+    True
+    """
+    if kind == "png":
+        if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+            return None
+        return float(int.from_bytes(data[16:20], "big")), float(int.from_bytes(data[20:24], "big"))
+    tag = _SVG_TAG.search(data[:4096])
+    if not tag:
+        return None
+    lengths = {
+        name: float(value) * _PX_PER[unit or b"px"]
+        for name, value, unit in _SVG_LENGTH.findall(tag.group(0))
     }
-    key = environment_key(sorted((root / "attention_ref").glob("*.py")), versions)
-    plugin.config["cache_dir"] = str(ContentCache(base).folder_for("notebook", key))
+    if b"width" in lengths and b"height" in lengths:
+        return round(lengths[b"width"], 3), round(lengths[b"height"], 3)
+    box = _SVG_VIEWBOX.search(tag.group(0))
+    return (float(box.group(1)), float(box.group(2))) if box else None
+
+
+def extract_images(html: str) -> tuple[str, dict[str, bytes]]:
+    """Move base64 images into files named by a hash of their bytes, loaded lazily, with
+    their width and height when they can be read: the page, and the files' contents.
+
+    Examples
+    --------
+    >>> svg = b'<svg viewBox="0 0 40 30"></svg>'
+    >>> data = base64.b64encode(svg).decode()
+    >>> out, files = extract_images(f'<img alt="a plot" src="data:image/svg+xml;base64,{data}">')
+    >>> name = "img-" + hashlib.sha256(svg).hexdigest()[:16] + ".svg"
+    >>> out == f'<img alt="a plot" src="{name}" width="40" height="30" loading="lazy" ' \\
+    ...        'decoding="async">'
+    True
+    >>> files == {name: svg}
+    True
+    """
+    files: dict[str, bytes] = {}
+
+    def move(m: re.Match[str]) -> str:
+        before, kind, payload, after = m.groups()
+        data = base64.b64decode("".join(payload.split()))
+        ext = "png" if kind == "png" else "svg"
+        name = f"img-{hashlib.sha256(data).hexdigest()[:16]}.{ext}"
+        files[name] = data
+        attrs = f'{before} src="{html_lib.escape(name)}"'
+        size = image_size(data, kind)
+        if size and "width=" not in before + after:  # exact, so the image is not rescaled
+            attrs += f' width="{size[0]:g}" height="{size[1]:g}"'
+        if "loading=" not in before + after:
+            attrs += ' loading="lazy" decoding="async"'
+        return f"<img{attrs}{after}>"
+
+    return _DATA_IMG.sub(move, html), files
+
+
+def slim_page(html: str, cache_dir: Path) -> tuple[str, dict[str, bytes]]:
+    """:func:`extract_images` of :func:`slim`, cached by the page and the code that slims it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> page = '<p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></p>'
+    >>> first = slim_page(page, folder)
+    >>> [p.suffix for p in sorted(folder.iterdir())]
+    ['.html', '.json']
+    >>> slim_page(page, folder) == first
+    True
+    """
+
+    def make() -> dict[str, bytes]:
+        slim_html, images = extract_images(slim(html))
+        encoded = {name: base64.b64encode(data).decode() for name, data in images.items()}
+        return {".html": slim_html.encode(), ".images.json": json.dumps(encoded).encode()}
+
+    key = content_key(files=_SLIM_CODE, data=[html.encode()])
+    found = ContentCache(cache_dir).get("notebook-page", key, [".html", ".images.json"], make)
+    images = json.loads(found[".images.json"])
+    return found[".html"].decode(), {name: base64.b64decode(b) for name, b in images.items()}
+
+
+# --- Pruning CSS: keep a rule if one of its selectors can match the page's classes and ids,
+# then only the custom properties the kept rules use; keep what cannot be judged (:is(),
+# :where(), :has(), unknown at-rules); classes inside :not() are ignored.
+
+_CLASS_ATTR = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
+_ID_ATTR = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
+_SEL_CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
+_SEL_ID = re.compile(r"#(-?[_a-zA-Z][\w-]*)")
+_NOT = re.compile(r":not\((?:[^()]|\([^()]*\))*\)")
+_VAR_USE = re.compile(r"var\(\s*(--[\w-]+)")
+_NESTED = ("media", "supports", "layer")  # at-rules whose block holds rules
+
+
+@dataclass
+class Rule:
+    """A style rule (``prelude`` is the selector list), or an at-rule."""
+
+    prelude: str
+    declarations: str | None = None  # style rules and at-rules holding declarations
+    children: list[Rule] = field(default_factory=list)  # @media, @supports, @layer
+    at: bool = False
+
+    @property
+    def nested(self) -> bool:
+        return self.at and self.prelude.split(" ")[0][1:].lower() in _NESTED
+
+
+def page_names(html: str) -> tuple[set[str], set[str]]:
+    """The class names and ids used in ``html``.
+
+    Examples
+    --------
+    >>> classes, ids = page_names('<div class="a b" id="x"><span class=\\'c\\'></span></div>')
+    >>> sorted(classes), ids
+    (['a', 'b', 'c'], {'x'})
+    """
+    classes: set[str] = set()
+    for m in _CLASS_ATTR.finditer(html):
+        classes.update((m.group(1) or m.group(2) or "").split())
+    ids = {m.group(1) or m.group(2) or "" for m in _ID_ATTR.finditer(html)}
+    return classes, ids - {""}
+
+
+def parse(css: str) -> list[Rule]:
+    """The rules of a stylesheet, with the blocks of ``@media``, ``@supports`` and ``@layer``.
+
+    Examples
+    --------
+    >>> [(r.prelude, r.declarations) for r in parse("a{color:red} @media print{b{x:1}}")]
+    [('a', 'color:red'), ('@media print', None)]
+    >>> parse("@media print{b{x:1}}")[0].children[0].declarations
+    'x:1'
+    """
+    nodes = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    return [_rule(node) for node in nodes if node.type in ("qualified-rule", "at-rule")]
+
+
+def _rule(node: Any) -> Rule:
+    prelude = tinycss2.serialize(node.prelude).strip()
+    if node.type == "qualified-rule":
+        return Rule(prelude, tinycss2.serialize(node.content).strip())
+    prelude = f"@{node.at_keyword} {prelude}".strip()
+    if node.content is None:  # a statement such as @charset or @import
+        return Rule(prelude, at=True)
+    if node.lower_at_keyword in _NESTED:
+        inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
+        children = [_rule(n) for n in inner if n.type in ("qualified-rule", "at-rule")]
+        return Rule(prelude, children=children, at=True)
+    return Rule(prelude, tinycss2.serialize(node.content).strip(), at=True)
+
+
+def _declarations(text: str) -> list[tuple[str, str]]:
+    nodes = tinycss2.parse_blocks_contents(text, skip_comments=True, skip_whitespace=True)
+    return [
+        (d.name, tinycss2.serialize(d.value).strip() + (" !important" if d.important else ""))
+        for d in nodes
+        if d.type == "declaration"
+    ]
+
+
+def walk(rules: Iterable[Rule]) -> Iterable[Rule]:
+    """Every rule of ``rules`` and of the blocks nested in them."""
+    for rule in rules:
+        yield rule
+        yield from walk(rule.children)
+
+
+def _split_selectors(prelude: str) -> list[str]:
+    parts: list[list[Any]] = [[]]
+    for token in tinycss2.parse_component_value_list(prelude):
+        if token.type == "literal" and token.value == ",":
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return [text for part in parts if (text := tinycss2.serialize(part).strip())]
+
+
+def can_match(selector: str, classes: set[str], ids: set[str]) -> bool:
+    """Whether ``selector`` might match a page with these classes and ids.
+
+    Examples
+    --------
+    >>> can_match(".a .b > p", {"a", "b"}, set()), can_match(".a .zz", {"a"}, set())
+    (True, False)
+    >>> can_match("div:not(.zz)", set(), set()), can_match(":is(.zz) p", set(), set())
+    (True, True)
+    """
+    if re.search(r":(is|where|has|host|global)\(", selector):
+        return True
+    bare = _NOT.sub("", selector)
+    bare = re.sub(r"\[[^\]]*\]", "", bare)  # attribute values may contain dots
+    return all(c in classes for c in _SEL_CLASS.findall(bare)) and all(
+        i in ids for i in _SEL_ID.findall(bare)
+    )
+
+
+def _keep(rules: Iterable[Rule], classes: set[str], ids: set[str]) -> list[Rule]:
+    kept = []
+    for rule in rules:
+        if rule.nested:
+            children = _keep(rule.children, classes, ids)
+            if children:
+                kept.append(Rule(rule.prelude, None, children, True))
+        elif rule.at:
+            if not rule.prelude.lower().startswith("@charset"):
+                kept.append(rule)
+        elif selectors := [s for s in _split_selectors(rule.prelude) if can_match(s, classes, ids)]:
+            kept.append(Rule(",".join(selectors), rule.declarations))
+    return kept
+
+
+def used_properties(rules: list[Rule]) -> set[str]:
+    """Custom properties the rules use, following ``var()`` through other definitions.
+
+    Examples
+    --------
+    >>> sorted(used_properties(parse(":root{--a:var(--b);--b:1px;--c:2px} p{margin:var(--a)}")))
+    ['--a', '--b']
+    """
+    defs: dict[str, list[str]] = {}
+    used: set[str] = set()
+    for rule in walk(rules):
+        for name, value in _declarations(rule.declarations or ""):
+            if name.startswith("--"):
+                defs.setdefault(name, []).append(value)
+            else:
+                used.update(_VAR_USE.findall(value))
+    todo = list(used)
+    while todo:
+        for value in defs.get(todo.pop(), []):
+            for ref in _VAR_USE.findall(value):
+                if ref not in used:
+                    used.add(ref)
+                    todo.append(ref)
+    return used
+
+
+def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
+    """CSS text of the rules, compact; with ``used``, only those custom properties.
+
+    Examples
+    --------
+    >>> serialize(parse("a , b { color : red ; }  @media print { p { x: 1 } }"))
+    'a , b{color : red ;}@media print{p{x: 1}}'
+    """
+    parts = []
+    for rule in rules:
+        if rule.nested:
+            parts.append(f"{rule.prelude}{{{serialize(rule.children, used)}}}")
+        elif rule.declarations is None:
+            parts.append(f"{rule.prelude};")
+        elif rule.at or used is None:
+            parts.append(f"{rule.prelude}{{{rule.declarations}}}")
+        elif kept := [
+            f"{name}:{value}"
+            for name, value in _declarations(rule.declarations)
+            if not name.startswith("--") or name in used
+        ]:
+            parts.append(f"{rule.prelude}{{{';'.join(kept)}}}")
+    return "".join(parts)
+
+
+def prune(css: str, html: str) -> str:
+    """The part of ``css`` that can apply to ``html``, serialized compactly.
+
+    Examples
+    --------
+    >>> css = ".w{--x:1px;--y:2px} .w .a{margin:var(--x)} .w .b{margin:var(--y)}"
+    >>> prune(css, '<div class="w"><p class="a"></p></div>')
+    '.w{--x:1px}.w .a{margin:var(--x)}'
+    """
+    classes, ids = page_names(html)
+    rules = _keep(parse(css), classes, ids)
+    return serialize(rules, used_properties(rules))

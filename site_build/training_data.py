@@ -1,11 +1,7 @@
-"""What lesson 4's training widget reads: the committed run, slimmed, as JSON.
+"""Lesson 4's training widget's data: the committed run (``data/induction_run.json``), slimmed.
 
-The widget (``docs/javascripts/lib/training-widget.js``) shows the checkpoints of the run
-``make train`` writes (``data/induction_run.json``) one at a time: the loss of the first
-half and of the repeat, and every head's attention on the probe. Only what it shows goes
-out: the causal rows of each map (row ``i`` has ``i + 1`` weights, the rest are zero), in
-the record's thousandths; the browser works out the scores beside each head from them
-(``training-math.js``), by the formulas of :mod:`attention_ref.induction`.
+Only what the widget shows goes out: the losses and the causal rows of each checkpoint's
+attention maps (row ``i`` has ``i + 1`` weights) in the record's thousandths.
 
 Examples
 --------
@@ -25,11 +21,9 @@ from typing import Any
 from attention_ref.induction import LETTERS, START
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The committed training run (written by ``make train``).
 RUN_JSON = ROOT / "data" / "induction_run.json"
-#: Site path of the exported JSON (relative to the site root).
 TRAINING_JSON_PATH = "assets/data/training.json"
-#: How the start token is shown (the page's probe line spells it the same way).
+#: How the start token is shown (as the page's probe line spells it).
 START_SYMBOL = "^"
 
 

@@ -1,10 +1,7 @@
-"""What the query explorer widget reads: the worked example and its settings, as JSON.
+"""The query explorer's data: the worked example, its steps and the widget's settings.
 
-The explorer (``docs/javascripts/lib/explorer-widget.js``) never types a number of the
-lesson in itself: it starts from the worked example exported here, whose inputs are read
-from their one source, ``snippets/worked_example.py`` (:mod:`site_build.worked_example`),
-at every build, and whose steps are computed by :mod:`attention_ref`.
-``hooks/build.py`` adds the JSON to the site as :data:`EXPLORER_JSON_PATH`.
+The inputs are read from ``snippets/worked_example.py`` at every build and the steps
+computed by :mod:`attention_ref`: the widget types no number of the lesson itself.
 
 Examples
 --------
@@ -29,32 +26,28 @@ import numpy as np
 import attention_ref
 from site_build.worked_example import WorkedExample, read
 
-#: Site path of the exported JSON (relative to the site root).
 EXPLORER_JSON_PATH = "assets/data/explorer.json"
-
-#: Decimal places the widget shows for each kind of number (the browser test compares
-#: the page with attention_ref to exactly these).
+#: Decimal places the widget shows for each kind of number.
 PRECISION = {"q": 1, "scores": 2, "scaled": 3, "weights": 3, "output": 2, "entropy": 3}
 
 #: The query components' range and step (sliders and the drag plane).
 LOW, HIGH = -3.0, 3.0
 QUERY_CONTROLS = {"min": LOW, "max": HIGH, "step": 0.1, "plane_pair": [0, 2]}
 
-#: The explorer's challenges: the key to make win (k3, counted from 0 here), the value
-#: to approach (v2) and how near counts as close, and how much to stretch the query.
+#: The challenges: the key to make win (k3), the value to approach (v2) and how near
+#: counts, how much to stretch the query.
 WIN_KEY = 2
 NEAR_VALUE = 1
 NEAR_WITHIN = 0.25
 DOUBLE_FACTOR = 2.0
 
-#: The seeded d_k experiment: how many keys, the first seed, the default d_k.
+#: The seeded d_k experiment: how many keys, the seed, the default d_k.
 DK_KEYS = 8
 DK_SEED = 1
 DK_DEFAULT = 64
 
 
 def _floats(a: Any) -> list[Any]:
-    """A numpy array as nested Python floats (JSON-ready)."""
     return np.asarray(a, dtype=np.float64).tolist()  # type: ignore[no-any-return]
 
 
@@ -63,12 +56,11 @@ def worked_example(
     keys: Sequence[Sequence[float]] | None = None,
     values: Sequence[Sequence[float]] | None = None,
 ) -> dict[str, Any]:
-    """Inputs and every step of one query's attention (q (d_k,), keys (n_k, d_k), values
-    (n_k, d_v), by default the lesson's, read now), from attention_ref.
+    """Inputs and every step of one query's attention (by default the lesson's).
 
-    Returns ``q``, ``keys``, ``values``, ``d_k``, ``scale`` (``1/sqrt(d_k)``) and the steps
-    ``scores`` (n_k,), ``scaled`` (n_k,), ``weights`` (n_k,), ``output`` (d_v,). A ``q``
-    that is not one vector, or shapes that disagree, raise ``ValueError`` naming them.
+    Returns ``q``, ``keys``, ``values``, ``d_k``, ``scale`` and the steps ``scores``,
+    ``scaled``, ``weights`` (n_k,) and ``output`` (d_v,). ``ValueError`` for a ``q`` that
+    is not one vector, or shapes that disagree.
 
     Examples
     --------
@@ -106,11 +98,8 @@ def worked_example(
 def challenge_data(example: WorkedExample) -> dict[str, Any]:
     """The explorer's challenges, with the numbers their explanations rest on.
 
-    ``win``: the key the reader must make win. ``near``: the value to approach, how near
-    counts, and the closest the query controls (:data:`QUERY_CONTROLS`) can get, at the
-    corner that maximises that value's score and minimises the others' (its weights stay
-    positive, so the distance does too). ``double``: the query to stretch, the factor,
-    and the weights before and after.
+    ``near.closest`` is the query at the corner of :data:`QUERY_CONTROLS` that favours
+    the target value's key most (the weights stay positive, so the distance does too).
 
     Examples
     --------
@@ -175,12 +164,8 @@ def dk_choices(lowest: int = 1, highest: int = 1024) -> list[int]:
 
 
 def explorer_data() -> dict[str, Any]:
-    """Everything the explorer reads: the worked example, control ranges, d_k settings.
-
-    The random q and keys of the d_k experiment are drawn in the browser from the seeded
-    generator of ``docs/javascripts/lib/attention-math.js`` (mulberry32 and Box–Muller);
-    only the seed and sizes are exported.
-    """
+    """Everything the explorer reads. The d_k experiment's random vectors are drawn in
+    the browser (``lib/attention-math.js``): only the seed and sizes go out."""
     choices = dk_choices(1, 1024)
     if DK_DEFAULT not in choices:
         raise ValueError(f"the default d_k {DK_DEFAULT} is not one of the slider's stops")
@@ -202,7 +187,7 @@ def explorer_data() -> dict[str, Any]:
 
 
 def explorer_json() -> str:
-    """:func:`explorer_data` as compact, deterministic JSON (sorted keys, one final newline).
+    """:func:`explorer_data` as compact JSON, keys sorted.
 
     Examples
     --------

@@ -1,13 +1,9 @@
 """The worked example's inputs, read from their one source: ``snippets/worked_example.py``.
 
-Lesson 1's query, keys and values are written once, in the ``data`` section of that
-snippet, the first code a reader of the lesson sees, and read from there, never from a
-copy: the other snippets import them, the explorer's data (:mod:`site_build.widget_data`)
-and the tests call :func:`read`, the practice checks import them in the repository
-(``from _worked_example import Q, K, V``), and the copies the site publishes get the values
-written in by :func:`practice_text`, so that a reader's download runs on its own.
-``tests/test_worked_example.py`` fails when a literal copy of the inputs is left anywhere
-else, and changes an input in a copy of the repository to show that every page follows.
+Everything else reads them from there: the other snippets import them, the explorer's
+data and the tests call :func:`read`, practice files import them in the repository
+(``from _worked_example import Q, K, V``) and get the values written in when published
+(:func:`practice_text`). ``tests/test_worked_example.py`` fails on a literal copy.
 
 Examples
 --------
@@ -27,7 +23,6 @@ KEYS = [[2, 0], [0, 2]]
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import io
 import re
@@ -42,14 +37,11 @@ import numpy as np
 import attention_ref
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The one source of the worked example's inputs.
 SOURCE = ROOT / "snippets" / "worked_example.py"
 
-#: The line by which a practice file imports the inputs in the repository. The names
-#: are ``Q``, ``K`` and ``V``, each optionally renamed (``K as WORKED_K``).
+#: How a practice file imports the inputs: ``Q``, ``K``, ``V``, each maybe renamed (``as``).
 IMPORT_LINE = re.compile(r"^from _worked_example import (?P<names>[^\n#()]+?)[ \t]*$", re.MULTILINE)
-#: A value written into a published practice file: ``{{q}}``, ``{{K}}``, ``{{V}}``,
-#: ``{{scaled}}`` (the scaled scores q·k / √d_k, by attention_ref).
+#: A value written into a published practice file (the names of :data:`FIELDS`).
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 #: Decimals kept when a computed float is written into a practice file's text.
 DECIMALS = 4
@@ -69,9 +61,8 @@ class WorkedExample:
 
 
 def read(source: Path = SOURCE) -> WorkedExample:
-    """Run ``source`` quietly (at every call: ``mkdocs serve`` rebuilds after an edit to it)
-    and return its ``q``, ``K`` and ``V``; ``ValueError`` if it lacks one, or their shapes
-    do not make one query, ``n_k`` keys as wide as it and ``n_k`` values (naming them)."""
+    """Run ``source`` quietly (at every call, so that an edit shows) and return its ``q``,
+    ``K`` and ``V``; ``ValueError`` naming a missing one or shapes that do not agree."""
     with contextlib.redirect_stdout(io.StringIO()):  # imported, it prints nothing anyway
         ran = runpy.run_path(str(source), run_name="worked_example_inputs")
     missing = [name for name in ("q", "K", "V") if name not in ran]
@@ -91,8 +82,7 @@ def read(source: Path = SOURCE) -> WorkedExample:
     return WorkedExample(q=q.tolist(), keys=keys.tolist(), values=values.tolist())
 
 
-def _rounded(value: Any) -> Any:
-    """Floats rounded to :data:`DECIMALS` (integers as they are), in nested lists."""
+def _rounded(value: Any) -> Any:  # floats to DECIMALS, in nested lists
     if isinstance(value, list):
         return [_rounded(v) for v in value]
     if isinstance(value, float):
@@ -128,12 +118,9 @@ def _assignments(names: str, example: WorkedExample, where: str) -> str:
 
 
 def practice_text(text: str, example: WorkedExample, where: str) -> str:
-    """A practice file as the site publishes it: the worked example's values written in.
+    """A practice file as published: its import line and placeholders replaced by values.
 
-    The line ``from _worked_example import ...`` becomes assignments of the values, and
-    each placeholder (``{{q}}``, ``{{K}}``, ``{{V}}``, ``{{scaled}}``) becomes the value
-    (floats to :data:`DECIMALS` decimals); ``ValueError`` for a name either does not know
-    (naming the file ``where``). A file with neither comes back unchanged.
+    ``ValueError`` for a name either does not know, naming the file ``where``.
     """
     text = IMPORT_LINE.sub(lambda m: _assignments(m["names"], example, where), text)
 
@@ -154,45 +141,3 @@ def as_floats(example: WorkedExample) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return tuple(  # type: ignore[return-value]
         np.asarray(x, dtype=np.float64) for x in (example.q, example.keys, example.values)
     )
-
-
-def with_input(source: str, name: str, value: list[Any]) -> str:
-    """``source`` (the text of ``snippets/worked_example.py``) with input ``name`` set to
-    ``value``, the rest kept byte for byte: for tests and benchmarks that play a contributor
-    changing an input. ``name`` is assigned a literal alone (``k_1 = [...]``) or in a tuple
-    (``v_1, v_2, v_3 = [...], [...], [...]``).
-
-    Examples
-    --------
-    >>> print(with_input("a = [1]\\nb, c = [2], [3]\\n", "c", [4, 5]), end="")
-    a = [1]
-    b, c = [2], [4, 5]
-    >>> with_input("a = [1]\\n", "z", [0])
-    Traceback (most recent call last):
-    ...
-    ValueError: no input z is assigned a value of its own in the worked example
-    """
-    lines = source.split("\n")
-    for node in ast.parse(source).body:
-        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
-            continue
-        target, expr = node.targets[0], node.value
-        if isinstance(target, ast.Name) and target.id == name:
-            spot = expr
-        elif (
-            isinstance(target, ast.Tuple)
-            and isinstance(expr, ast.Tuple)
-            and len(target.elts) == len(expr.elts)
-            and name in [t.id for t in target.elts if isinstance(t, ast.Name)]
-        ):
-            names = [t.id if isinstance(t, ast.Name) else "" for t in target.elts]
-            spot = expr.elts[names.index(name)]
-        else:
-            continue
-        if spot.lineno != spot.end_lineno or spot.end_col_offset is None:
-            break
-        line = lines[spot.lineno - 1].encode("utf-8")  # ast counts UTF-8 bytes
-        new = line[: spot.col_offset] + repr(value).encode() + line[spot.end_col_offset :]
-        lines[spot.lineno - 1] = new.decode("utf-8")
-        return "\n".join(lines)
-    raise ValueError(f"no input {name} is assigned a value of its own in the worked example")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from site_build import notebook_page
+from site_build import notebook
 from site_build.cache import KEY_CHARS, ContentCache, content_key
 
 A, B = content_key(meta="a"), content_key(meta="b")
@@ -60,13 +60,13 @@ def test_the_notebook_page_is_slimmed_once_then_read_from_the_cache(
         "<style>.jupyter-wrapper{--jp-a:1px}.jp-Cell{margin:var(--jp-a)}.jp-Unused{color:red}"
         '</style><div class="jp-Cell">x</div>'
     )
-    html, images = notebook_page.slim_page(page, tmp_path)
+    html, images = notebook.slim_page(page, tmp_path)
     assert ".jp-Cell" in html and ".jp-Unused" not in html and images == {}
 
     def must_not_run(_: str) -> str:
         raise AssertionError("slim ran on a cache hit")
 
-    monkeypatch.setattr(notebook_page, "slim", must_not_run)
-    assert notebook_page.slim_page(page, tmp_path) == (html, images)
+    monkeypatch.setattr(notebook, "slim", must_not_run)
+    assert notebook.slim_page(page, tmp_path) == (html, images)
     with pytest.raises(AssertionError, match="cache hit"):  # another page is a miss
-        notebook_page.slim_page(page.replace(">x<", ">y<"), tmp_path)
+        notebook.slim_page(page.replace(">x<", ">y<"), tmp_path)

@@ -20,6 +20,7 @@ import pytest
 
 from site_build import worked_example
 from testbed import ci_summary, outputs
+from testbed.worked_input import with_input
 from tests.test_sybil_docs import MKDOCS_YML
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,7 +108,7 @@ def test_a_changed_input_rewrites_only_the_output_blocks(copy: Path) -> None:
     snippet = copy / "snippets" / "worked_example.py"
     was = worked_example.read(snippet)
     v_1 = [was.values[0][0], was.values[0][1] + 1]  # its second coordinate one more
-    text = worked_example.with_input(snippet.read_text(encoding="utf-8"), "v_1", v_1)
+    text = with_input(snippet.read_text(encoding="utf-8"), "v_1", v_1)
     snippet.write_text(text, encoding="utf-8")
     git(copy, "commit", "-q", "-am", f"v_1 = {v_1}")
     before = {p: p.read_bytes() for p in copy.rglob("*.md")}

@@ -22,7 +22,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bench.build import project_files
-from site_build.worked_example import SOURCE, read, with_input
+from site_build.worked_example import SOURCE, read
+from testbed.worked_input import with_input
 
 ROOT = Path(__file__).resolve().parent.parent
 

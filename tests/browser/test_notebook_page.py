@@ -1,4 +1,4 @@
-"""The notebook page, slimmed at build time (``site_build/notebook_page.py``), looks
+"""The notebook page, slimmed at build time (``site_build/notebook.py``), looks
 exactly as mkdocs-jupyter made it.
 
 Oracle: mkdocs-jupyter's own stylesheets, read from the installed package. The test puts
