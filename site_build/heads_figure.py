@@ -1,11 +1,6 @@
-"""The figure of every head: one sentence's attention in all 6 x 12 heads of the real model.
-
-:func:`head_grid` reads the real model's record (:func:`site_build.heatmap_data.model_record`)
-and the role of each head (:mod:`site_build.head_roles`); :func:`draw_head_grid` draws the
-heads as small multiples, one row per layer and one column per head, each framed and
-lettered by its role, in the site's one heat scale (:mod:`site_build.heat_scale`), one
-exact colour per weight, as the widgets draw it. Layers and heads are labelled from 1, as
-the heatmap widget shows them; the data files count them from 0.
+"""The figure of every head: one sentence's attention in all 6 x 12 heads of the real model,
+each framed and lettered by its role, in the widgets' heat scale. Layers and heads are
+labelled from 1, as the widgets show them; the data files count them from 0.
 
 Examples
 --------
@@ -31,20 +26,18 @@ from site_build.heatmap_data import model_record
 #: The letter written above a head of each role (none for ``mixed``).
 CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "N", "mixed": ""}
 
-#: Figure size in inches: 486 x 360 pt in the SVG, shown as 648 x 480 CSS px.
+#: Figure size in inches.
 FIGSIZE = (6.75, 5.0)
 
-# Layout: gaps in pixels of the image (one pixel is one query-key weight), margins in
-# inches around the image; the legend sits in the bottom margin.
+# Gaps in pixels of the image (one pixel a weight), margins in inches (legend at the bottom).
 _GAP_X, _GAP_Y = 5, 10  # between heads; above each head its role's letter
 _LEFT, _RIGHT, _TOP, _BOTTOM = 0.42, 0.08, 0.42, 0.56
 
 
 @dataclass(frozen=True)
 class HeadGrid:
-    """One sentence's ``tokens`` (n,) as the model saw them, the ``weights`` of every head
-    (layers, heads, n, n; rows are queries) and ``roles[layer][head]``, a ``{"role",
-    "share"}`` (:func:`attention_ref.head_roles.head_role`)."""
+    """``weights`` (layers, heads, n, n; rows are queries) and ``roles[layer][head]``, a
+    ``{"role", "share"}``, of one sentence's ``tokens`` (n,)."""
 
     tokens: tuple[str, ...]
     weights: np.ndarray
@@ -54,11 +47,10 @@ class HeadGrid:
 def head_grid(
     sentence: str, threshold: float = THRESHOLD, weights_sha256: str | None = None
 ) -> HeadGrid:
-    """Read sentence ``sentence`` (``tired`` or ``wide``) of the model record, and the role
-    of each head by ``threshold`` (:func:`attention_ref.head_roles.head_role`).
+    """Read ``sentence`` of the model record, and the role of each head by ``threshold``.
 
-    ``ValueError`` if no sentence has that id, or the record was computed from weights
-    other than ``weights_sha256`` (the figure's cache key holds them).
+    ``ValueError`` if no sentence has that id, or the record's weights are not
+    ``weights_sha256`` (in the cache key).
 
     Examples
     --------
@@ -96,7 +88,7 @@ def cell_pixel(layer: int, head: int, query: int, key: int, n: int) -> tuple[int
 
 
 def _mosaic(data: HeadGrid, pal: Palette) -> np.ndarray:
-    """Every head's weights as one RGB image, heads apart by the gaps, in the heat scale."""
+    """Every head's weights as one RGB image, heads apart by the gaps."""
     layers, heads, n, _ = data.weights.shape
     colours = pal.heat.rgb(data.weights)  # (L, H, n, n, 3) uint8
     rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
@@ -110,10 +102,10 @@ def _mosaic(data: HeadGrid, pal: Palette) -> np.ndarray:
 
 
 def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
-    """Draw every head of ``data`` as a small heatmap, framed and lettered by its role.
+    """Draw every head as a small heatmap, framed and lettered by its role.
 
-    One image holds all the heads (one pixel a weight, rows are queries): a single
-    small raster in the SVG, where 72 images or 18,000 rectangles would weigh far more.
+    One image holds all the heads: one small raster, where 72 images or 18,000 rectangles
+    would weigh far more.
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
