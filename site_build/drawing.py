@@ -49,9 +49,6 @@ PALETTES: Mapping[Theme, Palette] = {
     ),
 }  # fmt: skip
 
-#: Inches, 72 pt each, shown at 96 CSS px an inch.
-FIGSIZE = (6.75, 3.375)
-
 
 def style(ax: Any, pal: Palette, grid: bool = True) -> None:
     """Colour ``ax`` for ``pal``: background, ticks, spines, labels, and a grid behind."""
@@ -66,13 +63,12 @@ def style(ax: Any, pal: Palette, grid: bool = True) -> None:
         text.set_color(pal.foreground)
 
 
-def _log_d_k(ax: Any, pal: Palette) -> None:
-    style(ax, pal)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("key width $d_k$")
-
-
-def _series(pal: Palette) -> dict[str, dict[str, Any]]:
+def _d_k_axes(pal: Palette, *axes: Any) -> dict[str, dict[str, Any]]:
+    """Style ``axes`` with a log2 ``d_k`` axis; return the unscaled and scaled line styles."""
+    for ax in axes:
+        style(ax, pal)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("key width $d_k$")
     return {
         "unscaled": {"color": pal.unscaled, "marker": "o", "linestyle": "-"},
         "scaled": {"color": pal.scaled, "marker": "s", "linestyle": "--"},
@@ -82,8 +78,7 @@ def _series(pal: Palette) -> dict[str, dict[str, Any]]:
 def draw_spread(fig: Any, pal: Palette, data: Spread) -> None:
     """Log-log variance against ``d_k``."""
     ax = fig.add_subplot()
-    _log_d_k(ax, pal)
-    s = _series(pal)
+    s = _d_k_axes(pal, ax)
     # The expected lines are wide pale bands, so a measured line on top stays visible.
     band = {"color": pal.foreground, "alpha": 0.25, "linewidth": 7, "solid_capstyle": "butt"}
     ax.plot(data.d_k, data.d_k, **band, label="expected: $d_k$ and 1")
@@ -98,10 +93,8 @@ def draw_spread(fig: Any, pal: Palette, data: Spread) -> None:
 def draw_saturation(fig: Any, pal: Palette, data: Saturation) -> None:
     """Largest weight (left) and entropy (right) against ``d_k``."""
     left, right = fig.subplots(1, 2)
-    s = _series(pal)
+    s = _d_k_axes(pal, left, right)
     note = {"textcoords": "offset points", "color": pal.foreground, "fontsize": 9}
-    for ax in (left, right):
-        _log_d_k(ax, pal)
     left.plot(data.d_k, data.max_unscaled, **s["unscaled"], label="unscaled")
     left.plot(data.d_k, data.max_scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
     left.axhline(1 / data.n_keys, color=pal.foreground, linestyle=":", linewidth=1.2)
@@ -121,8 +114,7 @@ def draw_saturation(fig: Any, pal: Palette, data: Saturation) -> None:
 def draw_gradient(fig: Any, pal: Palette, data: GradientReach) -> None:
     """Gradient on a log y axis against ``d_k``."""
     ax = fig.add_subplot()
-    _log_d_k(ax, pal)
-    s = _series(pal)
+    s = _d_k_axes(pal, ax)
     ax.plot(data.d_k, data.unscaled, **s["unscaled"], label="unscaled")
     ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
     ax.set_yscale("log")

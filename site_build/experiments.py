@@ -1,8 +1,6 @@
-"""The experiments behind "why divide by √d_k", as pure functions of their parameters.
-
-Each measures with ``attention_ref`` and a seeded generator, at each key width of ``d_ks``,
-unscaled and scaled by ``1/sqrt(d_k)``. ``tests/test_notebook.py`` checks that the notebook
-(``docs/notebooks/sqrt_dk.py``) gets :func:`dot_product_spread`'s numbers.
+"""The experiments behind "why divide by √d_k": seeded measurements with ``attention_ref``
+at each key width, unscaled and scaled (the notebook ``docs/notebooks/sqrt_dk.py`` must get
+:func:`dot_product_spread`'s numbers: ``tests/test_notebook.py``).
 
 Examples
 --------

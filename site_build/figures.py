@@ -1,6 +1,5 @@
-"""The build's figures: each :class:`FigureSpec` pairs a computation with a drawing, drawn
-in both palettes to deterministic SVG and kept in the build's content-hash cache, so an
-unchanged figure is not drawn again and a cache hit does not import matplotlib.
+"""The build's figures, drawn in both palettes to deterministic SVG and cached by content
+(a cache hit does not import matplotlib).
 
 Examples
 --------
@@ -25,10 +24,8 @@ import attention_ref as ar
 from attention_ref import head_roles as role_rules
 from site_build import block_figures, drawing, head_roles, heatmap_data, positions_figure
 from site_build.cache import ContentCache, content_key
-from site_build.drawing import FIGSIZE, PALETTES, THEMES, Palette, Theme
+from site_build.drawing import PALETTES, THEMES, Palette, Theme
 from site_build.experiments import D_KS, dot_product_spread, gradient_reach, softmax_saturation
-from site_build.fast_rebuild import reuse_while_unchanged
-from site_build.heads_figure import FIGSIZE as HEADS_FIGSIZE
 from site_build.heads_figure import draw_head_grid, head_grid
 
 
@@ -43,7 +40,7 @@ class FigureSpec:
     params: Mapping[str, Any]
     compute: Callable[..., Any]
     draw: Callable[[Any, Palette, Any], None]
-    figsize: tuple[float, float] = FIGSIZE
+    figsize: tuple[float, float] = (6.75, 3.375)  # inches, 72 pt each, 96 CSS px
     sources: tuple[Path, ...] = ()
 
 
@@ -81,7 +78,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         },
         head_grid,
         draw_head_grid,
-        figsize=HEADS_FIGSIZE,
+        figsize=(6.75, 5.0),
         sources=tuple(
             Path(str(m.__file__)).resolve() for m in (heatmap_data, head_roles, role_rules)
         ),
@@ -114,7 +111,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         {"n_positions": 100, "d": 128},
         positions_figure.sinusoidal_table,
         positions_figure.draw_sinusoidal,
-        figsize=positions_figure.SINUSOID_FIGSIZE,
+        figsize=(6.75, 3.75),
     ),
     FigureSpec(
         "learned-positions",
@@ -122,7 +119,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         {"weights_sha256": heatmap_data.installed_weights_sha256(), "block": 4},
         positions_figure.learned_similarity,
         positions_figure.draw_similarity,
-        figsize=positions_figure.SIMILARITY_FIGSIZE,
+        figsize=(6.75, 5.5),
     ),
 )
 
@@ -141,10 +138,7 @@ _RC: dict[Any, Any] = {
 
 
 def render_svgs(spec: FigureSpec) -> dict[Theme, bytes]:
-    """Compute ``spec``'s data once and draw it for each theme, same bytes every run.
-
-    matplotlib's ``Figure`` (no pyplot) in an ``rc_context``: nothing leaks to other users.
-    """
+    """Compute ``spec``'s data once and draw it for each theme (no pyplot: nothing leaks)."""
     import matplotlib
     from matplotlib.figure import Figure
 
@@ -214,17 +208,9 @@ def cached_svgs(
 
 
 def build_figures(cache_dir: Path) -> dict[str, bytes]:
-    """Every figure in both themes, as ``{"figures/<name>-<theme>.svg": svg_bytes}``.
-
-    Within one process (``mkdocs serve``), looked up again only when a source changed.
-    """
-
-    def build() -> dict[str, bytes]:
-        return {
-            f"figures/{spec.name}-{theme}.svg": svg
-            for spec in FIGURES
-            for theme, svg in cached_svgs(spec, cache_dir).items()
-        }
-
-    inputs = [*source_files(), *(path for spec in FIGURES for path in spec.sources)]
-    return dict(reuse_while_unchanged(f"figures:{cache_dir}", inputs, build))
+    """Every figure in both themes, as ``{"figures/<name>-<theme>.svg": svg_bytes}``."""
+    return {
+        f"figures/{spec.name}-{theme}.svg": svg
+        for spec in FIGURES
+        for theme, svg in cached_svgs(spec, cache_dir).items()
+    }

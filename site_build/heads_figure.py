@@ -26,9 +26,6 @@ from site_build.heatmap_data import model_record
 #: The letter written above a head of each role (none for ``mixed``).
 CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "N", "mixed": ""}
 
-#: Figure size in inches.
-FIGSIZE = (6.75, 5.0)
-
 # Gaps in pixels of the image (one pixel a weight), margins in inches (legend at the bottom).
 _GAP_X, _GAP_Y = 5, 10  # between heads; above each head its role's letter
 _LEFT, _RIGHT, _TOP, _BOTTOM = 0.42, 0.08, 0.42, 0.56
@@ -87,32 +84,24 @@ def cell_pixel(layer: int, head: int, query: int, key: int, n: int) -> tuple[int
     return layer * (n + _GAP_Y) + _GAP_Y + query, head * (n + _GAP_X) + key
 
 
-def _mosaic(data: HeadGrid, pal: Palette) -> np.ndarray:
-    """Every head's weights as one RGB image, heads apart by the gaps."""
-    layers, heads, n, _ = data.weights.shape
-    colours = pal.heat.rgb(data.weights)  # (L, H, n, n, 3) uint8
-    rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
-    image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB)
-    image[:] = [int(pal.background[i : i + 2], 16) for i in (1, 3, 5)]
-    for li in range(layers):
-        for hi in range(heads):
-            top, left = cell_pixel(li, hi, 0, 0, n)
-            image[top : top + n, left : left + n] = colours[li, hi]
-    return image
-
-
 def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
     """Draw every head as a small heatmap, framed and lettered by its role.
 
-    One image holds all the heads: one small raster, where 72 images or 18,000 rectangles
-    would weigh far more.
+    One small raster holds all the heads: 72 images or 18,000 rectangles weigh far more.
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
 
     fig.set_layout_engine("none")
     layers, heads, n, _ = data.weights.shape
-    image = _mosaic(data, pal)
+    colours = pal.heat.rgb(data.weights)  # (L, H, n, n, 3) uint8
+    rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
+    image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB), heads apart
+    image[:] = [int(pal.background[i : i + 2], 16) for i in (1, 3, 5)]
+    for li in range(layers):
+        for hi in range(heads):
+            top, left = cell_pixel(li, hi, 0, 0, n)
+            image[top : top + n, left : left + n] = colours[li, hi]
     width_in, height_in = (float(x) for x in fig.get_size_inches())
     unit = min(  # inches a weight, as large as the margins allow
         (width_in - _LEFT - _RIGHT) / image.shape[1],

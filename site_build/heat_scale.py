@@ -1,9 +1,8 @@
 """The colour scale of every attention heatmap of the site, defined once.
 
-A weight ``w`` in [0, 1] is ``hsl(hue saturation% L%)`` with ``L = zero + (one - zero) *
-sqrt(w)``: the square root spreads the many small weights apart. The figures colour
-pixels with :meth:`HeatScale.rgb`; the widgets read the custom properties :func:`css`
-writes (``docs/javascripts/lib/heatmap-math.js``).
+A weight ``w`` in [0, 1] is ``hsl(hue saturation% L%)``, ``L = zero + (one - zero) *
+sqrt(w)`` (the root spreads the many small weights apart): in the figures by
+:meth:`HeatScale.rgb`, in the widgets from the custom properties :func:`css` writes.
 
 Examples
 --------

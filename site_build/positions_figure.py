@@ -19,10 +19,6 @@ import numpy as np
 import attention_ref as ar
 from site_build.drawing import Palette, style
 
-#: Figure sizes in inches (72 pt each, shown at 96 CSS px an inch).
-SINUSOID_FIGSIZE = (6.75, 3.75)
-SIMILARITY_FIGSIZE = (6.75, 5.5)
-
 
 @dataclass(frozen=True)
 class SinusoidTable:
