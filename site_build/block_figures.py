@@ -98,11 +98,11 @@ def draw_activations(fig: Any, pal: Palette, data: Activations) -> None:
     ax.plot([data.gelu_argmin], [data.gelu_min], "o", color=pal.scaled)
     text = f"lowest point: {data.gelu_min:.2f} at x = {data.gelu_argmin:.2f}"
     note = {"xytext": (-40, -28), "textcoords": "offset points", "fontsize": 9}
-    ax.annotate(text, (data.gelu_argmin, data.gelu_min), color=pal.foreground, **note)
+    ax.annotate(text, (data.gelu_argmin, data.gelu_min), **note)
     ax.set_xlabel("input x")
     ax.set_ylabel("output")
     ax.set_ylim(-0.8, float(data.x.max()) + 0.2)
-    ax.legend(loc="upper left", labelcolor=pal.foreground)
+    ax.legend(loc="upper left")
 
 
 def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
@@ -125,4 +125,4 @@ def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
         ax.set_ylabel(label)
     right.set_ylim(-0.05, 1.05)
     left.plot([], [], color=pal.foreground, alpha=0.25, linewidth=0.8, label="other tokens")
-    left.legend(loc="lower left", labelcolor=pal.foreground)
+    left.legend(loc="lower left")

@@ -51,16 +51,11 @@ PALETTES: Mapping[Theme, Palette] = {
 
 
 def style(ax: Any, pal: Palette, grid: bool = True) -> None:
-    """Colour ``ax`` for ``pal``: background, ticks, spines, labels, and a grid behind."""
+    """Fill ``ax`` with ``pal``'s background, with a grid behind unless ``grid`` is false."""
     ax.set_facecolor(pal.background)
     if grid:
         ax.grid(True, color=pal.grid, linewidth=0.6)
         ax.set_axisbelow(True)
-    ax.tick_params(colors=pal.foreground, which="both")
-    for spine in ax.spines.values():
-        spine.set_color(pal.foreground)
-    for text in (ax.xaxis.label, ax.yaxis.label, ax.title):
-        text.set_color(pal.foreground)
 
 
 def _d_k_axes(pal: Palette, *axes: Any) -> dict[str, dict[str, Any]]:
@@ -87,21 +82,21 @@ def draw_spread(fig: Any, pal: Palette, data: Spread) -> None:
     ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"measured, $q\cdot k/\sqrt{d_k}$")
     ax.set_yscale("log", base=2)
     ax.set_ylabel("variance of the score")
-    ax.legend(loc="upper left", labelcolor=pal.foreground)
+    ax.legend(loc="upper left")
 
 
 def draw_saturation(fig: Any, pal: Palette, data: Saturation) -> None:
     """Largest weight (left) and entropy (right) against ``d_k``."""
     left, right = fig.subplots(1, 2)
     s = _d_k_axes(pal, left, right)
-    note = {"textcoords": "offset points", "color": pal.foreground, "fontsize": 9}
+    note = {"textcoords": "offset points", "fontsize": 9}
     left.plot(data.d_k, data.max_unscaled, **s["unscaled"], label="unscaled")
     left.plot(data.d_k, data.max_scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
     left.axhline(1 / data.n_keys, color=pal.foreground, linestyle=":", linewidth=1.2)
     left.set_ylim(0, 1.05)
     left.set_ylabel("largest weight (mean)")
     left.annotate(f"uniform 1/{data.n_keys}", (1, 1 / data.n_keys), xytext=(2, 4), **note)
-    left.legend(loc="center left", labelcolor=pal.foreground)
+    left.legend(loc="center left")
     right.plot(data.d_k, data.entropy_unscaled, **s["unscaled"])
     right.plot(data.d_k, data.entropy_scaled, **s["scaled"])
     uniform = float(np.log(data.n_keys))
@@ -119,4 +114,4 @@ def draw_gradient(fig: Any, pal: Palette, data: GradientReach) -> None:
     ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
     ax.set_yscale("log")
     ax.set_ylabel("gradient to a non-max logit")
-    ax.legend(loc="lower left", labelcolor=pal.foreground)
+    ax.legend(loc="lower left")

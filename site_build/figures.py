@@ -135,6 +135,8 @@ _RC: dict[Any, Any] = {
     "legend.frameon": False,
     "path.simplify": False,
 }
+# Set to the theme's foreground: every text, tick, spine and label of every figure.
+_FOREGROUND = ("text.color", "axes.labelcolor", "axes.edgecolor", "xtick.color", "ytick.color")
 
 
 def render_svgs(spec: FigureSpec) -> dict[Theme, bytes]:
@@ -146,7 +148,8 @@ def render_svgs(spec: FigureSpec) -> dict[Theme, bytes]:
     out: dict[Theme, bytes] = {}
     for theme in THEMES:
         pal = PALETTES[theme]
-        with matplotlib.rc_context(_RC):
+        rc: dict[Any, Any] = {**_RC, **dict.fromkeys(_FOREGROUND, pal.foreground)}
+        with matplotlib.rc_context(rc):
             fig = Figure(figsize=spec.figsize, layout="constrained", facecolor=pal.background)
             spec.draw(fig, pal, data)
             buf = io.BytesIO()

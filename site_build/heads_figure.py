@@ -115,10 +115,9 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
     ax.imshow(image, interpolation="none", aspect="equal", extent=extent)
     ax.set_axis_off()
     frame = dict(zip(PATTERNS, pal.roles, strict=True))
-    fg = {"color": pal.foreground}
     for li in range(layers):
         top = li * (n + _GAP_Y) + _GAP_Y
-        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center", **fg)
+        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center")
         for hi in range(heads):
             left, middle = hi * (n + _GAP_X), hi * (n + _GAP_X) + n / 2 - 0.5
             role = data.roles[li][hi]["role"]
@@ -129,16 +128,16 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
                 Rectangle((left - 1.5, top - 1.5), n + 2, n + 2, fill=False, ec=edge, lw=width)
             )
             if CODES[role]:
-                letter = {"fontsize": 8, "fontweight": "bold", **fg}
+                letter = {"fontsize": 8, "fontweight": "bold"}
                 ax.text(middle, top - 3.2, CODES[role], ha="center", va="bottom", **letter)
             if li == 0:
-                ax.text(middle, -1, str(hi + 1), ha="center", va="bottom", **fg)
+                ax.text(middle, -1, str(hi + 1), ha="center", va="bottom")
     ax.set_xlim(-2.5, image.shape[1] + 1.5)
     ax.set_ylim(image.shape[0] + 0.5, -0.5)
     centre = (_LEFT + box_w / 2) / width_in
-    fig.text(centre, 1 - 0.04 / height_in, "head", ha="center", va="top", **fg)
+    fig.text(centre, 1 - 0.04 / height_in, "head", ha="center", va="top")
     middle_y = 1 - (_TOP + box_h / 2) / height_in
-    fig.text(0.04 / width_in, middle_y, "layer", rotation=90, ha="left", va="center", **fg)
+    fig.text(0.04 / width_in, middle_y, "layer", rotation=90, ha="left", va="center")
     keys = [(frame[r], 1.6, f"{CODES[r]}  {ROLES[r]}") for r in PATTERNS]
     keys.append((pal.grid, 0.7, f"no letter: {ROLES['mixed']}"))
     square: dict[str, Any] = {"marker": "s", "linestyle": "none", "markersize": 9}
@@ -154,5 +153,4 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
         bbox_to_anchor=(centre, 0.01),
         handletextpad=0.3,
         columnspacing=1.2,
-        labelcolor=pal.foreground,
     )

@@ -90,9 +90,7 @@ def _signed_image(fig: Any, pal: Palette, values: np.ndarray, label: str, **kw: 
     style(ax, pal, grid=False)
     image = ax.imshow(values, cmap=cmap, vmin=-1, vmax=1, interpolation="none", **kw)
     bar = fig.colorbar(image, ax=ax, ticks=[-1, 0, 1], fraction=0.04, pad=0.02)
-    bar.outline.set_edgecolor(pal.foreground)
-    bar.ax.tick_params(colors=pal.foreground)
-    bar.set_label(label, color=pal.foreground)
+    bar.set_label(label)
     return ax
 
 
