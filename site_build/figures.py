@@ -1,12 +1,5 @@
-"""The build's figures: which data, drawn how, cached by content.
-
-Each :class:`FigureSpec` pairs a computation (with its parameters) with a drawing that
-:func:`site_build.drawing.svgs_for_themes` renders in both palettes: the √d_k
-experiments (:mod:`site_build.experiments`), the heads of the real model
-(:mod:`site_build.heads_figure`), lesson 3's (:mod:`site_build.block_figures`) and lesson
-0's (:mod:`site_build.positions_figure`). :func:`cached_svgs` keeps the SVGs in the
-build's content-hash cache (:mod:`site_build.cache`), keyed by :func:`cache_key`, so an
-unchanged figure is not drawn again and a cache hit does not import matplotlib.
+"""The build's figures, drawn in both palettes to deterministic SVG and cached by content
+(a cache hit does not import matplotlib).
 
 Examples
 --------
@@ -17,11 +10,13 @@ Examples
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -29,30 +24,24 @@ import attention_ref as ar
 from attention_ref import head_roles as role_rules
 from site_build import block_figures, drawing, head_roles, heatmap_data, positions_figure
 from site_build.cache import ContentCache, content_key
-from site_build.drawing import FIGSIZE, THEMES, Palette, Theme, svgs_for_themes
+from site_build.drawing import PALETTES, THEMES, Palette, Theme
 from site_build.experiments import D_KS, dot_product_spread, gradient_reach, softmax_saturation
-from site_build.fast_rebuild import reuse_while_unchanged
-from site_build.heads_figure import FIGSIZE as HEADS_FIGSIZE
 from site_build.heads_figure import draw_head_grid, head_grid
 
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """One figure: ``compute(**params)`` gives its data, ``draw(figure, palette, data)``
-    draws it in ``figures/<name>-<theme>.svg``, whose ``<title>`` is ``title``.
-
-    ``params`` (JSON-serialisable), ``figsize`` (inches, 72 pt each, shown at 96 CSS px an
-    inch) and the bytes of ``sources`` (files the data is read from or computed with,
-    beyond :func:`source_files`) enter the cache key.
-    """
+    """``compute(**params)`` gives the data that ``draw(figure, palette, data)`` draws in
+    ``figures/<name>-<theme>.svg``. The key holds all fields but the functions, and the
+    bytes of ``sources`` (files read beyond :func:`source_files`)."""
 
     name: str
     title: str
     params: Mapping[str, Any]
     compute: Callable[..., Any]
     draw: Callable[[Any, Palette, Any], None]
-    figsize: tuple[float, float] = FIGSIZE
-    sources: tuple[Path, ...] = field(default=())
+    figsize: tuple[float, float] = (6.75, 3.375)  # inches, 72 pt each, 96 CSS px
+    sources: tuple[Path, ...] = ()
 
 
 FIGURES: tuple[FigureSpec, ...] = (
@@ -89,14 +78,11 @@ FIGURES: tuple[FigureSpec, ...] = (
         },
         head_grid,
         draw_head_grid,
-        figsize=HEADS_FIGSIZE,
-        sources=(
-            Path(heatmap_data.__file__).resolve(),
-            Path(head_roles.__file__).resolve(),
-            Path(role_rules.__file__).resolve(),
+        figsize=(6.75, 5.0),
+        sources=tuple(
+            Path(str(m.__file__)).resolve() for m in (heatmap_data, head_roles, role_rules)
         ),
     ),
-    # Lesson 3 (site_build/block_figures.py).
     FigureSpec(
         "gelu-relu",
         "GELU and ReLU against their input, from -4 to 3: GELU is smooth and dips below 0",
@@ -118,7 +104,6 @@ FIGURES: tuple[FigureSpec, ...] = (
         block_figures.draw_token_path,
         figsize=(6.75, 3.0),
     ),
-    # Lesson 0 (site_build/positions_figure.py).
     FigureSpec(
         "sinusoidal",
         "The sinusoidal positional encoding: 128 entries (rows) for positions 0 to 99 "
@@ -126,7 +111,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         {"n_positions": 100, "d": 128},
         positions_figure.sinusoidal_table,
         positions_figure.draw_sinusoidal,
-        figsize=positions_figure.SINUSOID_FIGSIZE,
+        figsize=(6.75, 3.75),
     ),
     FigureSpec(
         "learned-positions",
@@ -134,14 +119,48 @@ FIGURES: tuple[FigureSpec, ...] = (
         {"weights_sha256": heatmap_data.installed_weights_sha256(), "block": 4},
         positions_figure.learned_similarity,
         positions_figure.draw_similarity,
-        figsize=positions_figure.SIMILARITY_FIGSIZE,
+        figsize=(6.75, 5.5),
     ),
 )
 
 
+_RC: dict[Any, Any] = {
+    "svg.hashsalt": "attention-lesson",  # stable ids for clip paths
+    "svg.fonttype": "path",  # glyphs as paths: no font needed, same bytes everywhere
+    "font.family": "DejaVu Sans",  # ships with matplotlib
+    "font.size": 10.5,
+    "axes.linewidth": 0.8,
+    "lines.linewidth": 1.8,
+    "lines.markersize": 5.5,
+    "legend.frameon": False,
+    "path.simplify": False,
+}
+# Set to the theme's foreground: every text, tick, spine and label of every figure.
+_FOREGROUND = ("text.color", "axes.labelcolor", "axes.edgecolor", "xtick.color", "ytick.color")
+
+
 def render_svgs(spec: FigureSpec) -> dict[Theme, bytes]:
-    """Compute ``spec``'s data once and draw it for both themes."""
-    return svgs_for_themes(spec.compute(**spec.params), spec.draw, spec.title, spec.figsize)
+    """Compute ``spec``'s data once and draw it for each theme (no pyplot: nothing leaks)."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    data = spec.compute(**spec.params)
+    out: dict[Theme, bytes] = {}
+    for theme in THEMES:
+        pal = PALETTES[theme]
+        rc: dict[Any, Any] = {**_RC, **dict.fromkeys(_FOREGROUND, pal.foreground)}
+        with matplotlib.rc_context(rc):
+            fig = Figure(figsize=spec.figsize, layout="constrained", facecolor=pal.background)
+            spec.draw(fig, pal, data)
+            buf = io.BytesIO()
+            fig.savefig(buf, format="svg", facecolor=pal.background, metadata={"Date": None})
+        # An accessible name for the SVG opened on its own (the page's <img> has alt text).
+        head, sep, rest = buf.getvalue().decode("utf-8").partition(">\n <metadata>")
+        if not sep:
+            raise RuntimeError("unexpected SVG layout from matplotlib: no <metadata> after <svg>")
+        svg = f'{head} role="img">\n <title>{escape(spec.title)}</title>\n <metadata>{rest}'
+        out[theme] = svg.encode("utf-8")
+    return out
 
 
 def source_files() -> list[Path]:
@@ -182,30 +201,19 @@ def cached_svgs(
     render: Callable[[FigureSpec], Mapping[Theme, bytes]] = render_svgs,
 ) -> dict[Theme, bytes]:
     """``spec``'s SVGs from the cache in ``cache_dir``, rendered by ``render`` on a miss."""
-    suffixes = {theme: f"-{theme}.svg" for theme in THEMES}
+    suffix = {theme: f"-{theme}.svg" for theme in THEMES}
 
     def make() -> dict[str, bytes]:
-        svgs = render(spec)
-        return {suffix: svgs[theme] for theme, suffix in suffixes.items()}
+        return {suffix[theme]: svg for theme, svg in render(spec).items()}
 
-    found = ContentCache(cache_dir).get(spec.name, cache_key(spec), [*suffixes.values()], make)
-    return {theme: found[suffix] for theme, suffix in suffixes.items()}
+    found = ContentCache(cache_dir).get(spec.name, cache_key(spec), [*suffix.values()], make)
+    return {theme: found[end] for theme, end in suffix.items()}
 
 
 def build_figures(cache_dir: Path) -> dict[str, bytes]:
-    """Every figure in both themes, as ``{"figures/<name>-<theme>.svg": svg_bytes}``.
-
-    Within one process (``mkdocs serve``), the figures are looked up again only when a
-    source file's content changed: hashing every source for every figure costs 0.1 s of
-    each rebuild, hashing them all once a few milliseconds.
-    """
-
-    def build() -> dict[str, bytes]:
-        return {
-            f"figures/{spec.name}-{theme}.svg": svg
-            for spec in FIGURES
-            for theme, svg in cached_svgs(spec, cache_dir).items()
-        }
-
-    inputs = [*source_files(), *(path for spec in FIGURES for path in spec.sources)]
-    return dict(reuse_while_unchanged(f"figures:{cache_dir}", inputs, build))
+    """Every figure in both themes, as ``{"figures/<name>-<theme>.svg": svg_bytes}``."""
+    return {
+        f"figures/{spec.name}-{theme}.svg": svg
+        for spec in FIGURES
+        for theme, svg in cached_svgs(spec, cache_dir).items()
+    }

@@ -1,11 +1,5 @@
-"""The role of every head of the real model, as the site ships it.
-
-Each head of the site's record (:func:`site_build.heatmap_data.model_record`, all
-6 x 12 heads of all-MiniLM-L6-v2 on two sentences) gets the role
-:func:`attention_ref.head_roles.head_role` gives its weights (the roles, their names and
-the rule are defined there, once); ``hooks/build.py`` ships the result as
-:data:`HEAD_ROLES_JSON_PATH` for the heads widget and the figure's caption.
-"""
+"""The role of every head of the site's record, by :func:`attention_ref.head_roles.head_role`
+(which defines the roles), shipped as :data:`HEAD_ROLES_JSON_PATH` for the heads widget."""
 
 from __future__ import annotations
 
@@ -25,12 +19,10 @@ HEAD_ROLES_JSON_PATH = "assets/data/head_roles.json"
 
 
 def record_roles(record: Mapping[str, Any], threshold: float = THRESHOLD) -> dict[str, Any]:
-    """The roles of every head of every sentence of a heatmap record (the site's file).
+    """The roles of every head of every sentence of a record like ``data/it_attention.json``.
 
-    ``record`` is as ``data/it_attention.json`` (``scale``, and ``sentences`` with ``id``,
-    ``tokens`` and ``attention[layer][head][query][key]`` in units of ``1/scale``). Returns
-    ``about``, ``threshold``, ``roles`` and ``sentences``: for each sentence id, a list
-    over layers of a list over heads of ``{"role", "share"}`` (counted from 0).
+    Returns ``about``, ``threshold``, ``roles`` and ``sentences``: for each sentence id, a
+    list over layers of a list over heads of ``{"role", "share"}``.
 
     Examples
     --------
@@ -69,5 +61,4 @@ def role_counts(layers: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, int]
 
 def head_roles_json(threshold: float = THRESHOLD) -> str:
     """The site's ``assets/data/head_roles.json``: roles of the build's record, compact."""
-    record = model_record()
-    return json.dumps(record_roles(record, threshold), separators=(",", ":")) + "\n"
+    return json.dumps(record_roles(model_record(), threshold), separators=(",", ":")) + "\n"

@@ -1,11 +1,6 @@
-"""The figure of every head: one sentence's attention in all 6 x 12 heads of the real model.
-
-:func:`head_grid` reads the real model's record (:func:`site_build.heatmap_data.model_record`)
-and the role of each head (:mod:`site_build.head_roles`); :func:`draw_head_grid` draws the
-heads as small multiples, one row per layer and one column per head, each framed and
-lettered by its role, in the site's one heat scale (:mod:`site_build.heat_scale`), one
-exact colour per weight, as the widgets draw it. Layers and heads are labelled from 1, as
-the heatmap widget shows them; the data files count them from 0.
+"""The figure of every head: one sentence's attention in all 6 x 12 heads of the real model,
+each framed and lettered by its role, in the widgets' heat scale. Layers and heads are
+labelled from 1, as the widgets show them; the data files count them from 0.
 
 Examples
 --------
@@ -31,20 +26,15 @@ from site_build.heatmap_data import model_record
 #: The letter written above a head of each role (none for ``mixed``).
 CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "N", "mixed": ""}
 
-#: Figure size in inches: 486 x 360 pt in the SVG, shown as 648 x 480 CSS px.
-FIGSIZE = (6.75, 5.0)
-
-# Layout: gaps in pixels of the image (one pixel is one query-key weight), margins in
-# inches around the image; the legend sits in the bottom margin.
+# Gaps in pixels of the image (one pixel a weight), margins in inches (legend at the bottom).
 _GAP_X, _GAP_Y = 5, 10  # between heads; above each head its role's letter
 _LEFT, _RIGHT, _TOP, _BOTTOM = 0.42, 0.08, 0.42, 0.56
 
 
 @dataclass(frozen=True)
 class HeadGrid:
-    """One sentence's ``tokens`` (n,) as the model saw them, the ``weights`` of every head
-    (layers, heads, n, n; rows are queries) and ``roles[layer][head]``, a ``{"role",
-    "share"}`` (:func:`attention_ref.head_roles.head_role`)."""
+    """``weights`` (layers, heads, n, n; rows are queries) and ``roles[layer][head]``, a
+    ``{"role", "share"}``, of one sentence's ``tokens`` (n,)."""
 
     tokens: tuple[str, ...]
     weights: np.ndarray
@@ -54,11 +44,10 @@ class HeadGrid:
 def head_grid(
     sentence: str, threshold: float = THRESHOLD, weights_sha256: str | None = None
 ) -> HeadGrid:
-    """Read sentence ``sentence`` (``tired`` or ``wide``) of the model record, and the role
-    of each head by ``threshold`` (:func:`attention_ref.head_roles.head_role`).
+    """Read ``sentence`` of the model record, and the role of each head by ``threshold``.
 
-    ``ValueError`` if no sentence has that id, or the record was computed from weights
-    other than ``weights_sha256`` (the figure's cache key holds them).
+    ``ValueError`` if no sentence has that id, or the record's weights are not
+    ``weights_sha256`` (in the cache key).
 
     Examples
     --------
@@ -95,32 +84,24 @@ def cell_pixel(layer: int, head: int, query: int, key: int, n: int) -> tuple[int
     return layer * (n + _GAP_Y) + _GAP_Y + query, head * (n + _GAP_X) + key
 
 
-def _mosaic(data: HeadGrid, pal: Palette) -> np.ndarray:
-    """Every head's weights as one RGB image, heads apart by the gaps, in the heat scale."""
-    layers, heads, n, _ = data.weights.shape
-    colours = pal.heat.rgb(data.weights)  # (L, H, n, n, 3) uint8
-    rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
-    image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB)
-    image[:] = [int(pal.background[i : i + 2], 16) for i in (1, 3, 5)]
-    for li in range(layers):
-        for hi in range(heads):
-            top, left = cell_pixel(li, hi, 0, 0, n)
-            image[top : top + n, left : left + n] = colours[li, hi]
-    return image
-
-
 def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
-    """Draw every head of ``data`` as a small heatmap, framed and lettered by its role.
+    """Draw every head as a small heatmap, framed and lettered by its role.
 
-    One image holds all the heads (one pixel a weight, rows are queries): a single
-    small raster in the SVG, where 72 images or 18,000 rectangles would weigh far more.
+    One small raster holds all the heads: 72 images or 18,000 rectangles weigh far more.
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
 
     fig.set_layout_engine("none")
     layers, heads, n, _ = data.weights.shape
-    image = _mosaic(data, pal)
+    colours = pal.heat.rgb(data.weights)  # (L, H, n, n, 3) uint8
+    rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
+    image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB), heads apart
+    image[:] = [int(pal.background[i : i + 2], 16) for i in (1, 3, 5)]
+    for li in range(layers):
+        for hi in range(heads):
+            top, left = cell_pixel(li, hi, 0, 0, n)
+            image[top : top + n, left : left + n] = colours[li, hi]
     width_in, height_in = (float(x) for x in fig.get_size_inches())
     unit = min(  # inches a weight, as large as the margins allow
         (width_in - _LEFT - _RIGHT) / image.shape[1],
@@ -134,10 +115,9 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
     ax.imshow(image, interpolation="none", aspect="equal", extent=extent)
     ax.set_axis_off()
     frame = dict(zip(PATTERNS, pal.roles, strict=True))
-    fg = {"color": pal.foreground}
     for li in range(layers):
         top = li * (n + _GAP_Y) + _GAP_Y
-        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center", **fg)
+        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center")
         for hi in range(heads):
             left, middle = hi * (n + _GAP_X), hi * (n + _GAP_X) + n / 2 - 0.5
             role = data.roles[li][hi]["role"]
@@ -148,16 +128,16 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
                 Rectangle((left - 1.5, top - 1.5), n + 2, n + 2, fill=False, ec=edge, lw=width)
             )
             if CODES[role]:
-                letter = {"fontsize": 8, "fontweight": "bold", **fg}
+                letter = {"fontsize": 8, "fontweight": "bold"}
                 ax.text(middle, top - 3.2, CODES[role], ha="center", va="bottom", **letter)
             if li == 0:
-                ax.text(middle, -1, str(hi + 1), ha="center", va="bottom", **fg)
+                ax.text(middle, -1, str(hi + 1), ha="center", va="bottom")
     ax.set_xlim(-2.5, image.shape[1] + 1.5)
     ax.set_ylim(image.shape[0] + 0.5, -0.5)
     centre = (_LEFT + box_w / 2) / width_in
-    fig.text(centre, 1 - 0.04 / height_in, "head", ha="center", va="top", **fg)
+    fig.text(centre, 1 - 0.04 / height_in, "head", ha="center", va="top")
     middle_y = 1 - (_TOP + box_h / 2) / height_in
-    fig.text(0.04 / width_in, middle_y, "layer", rotation=90, ha="left", va="center", **fg)
+    fig.text(0.04 / width_in, middle_y, "layer", rotation=90, ha="left", va="center")
     keys = [(frame[r], 1.6, f"{CODES[r]}  {ROLES[r]}") for r in PATTERNS]
     keys.append((pal.grid, 0.7, f"no letter: {ROLES['mixed']}"))
     square: dict[str, Any] = {"marker": "s", "linestyle": "none", "markersize": 9}
@@ -173,5 +153,4 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
         bbox_to_anchor=(centre, 0.01),
         handletextpad=0.3,
         columnspacing=1.2,
-        labelcolor=pal.foreground,
     )

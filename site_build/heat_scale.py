@@ -1,13 +1,8 @@
 """The colour scale of every attention heatmap of the site, defined once.
 
-A weight ``w`` in [0, 1] is drawn as the CSS colour ``hsl(hue saturation% L%)`` with
-``L = zero + (one - zero) * sqrt(w)``: darker for more weight in the light palette, lighter
-in the dark one; the square root spreads the many small weights apart. :data:`HEAT` holds
-the two palettes' ends. The figures colour their pixels with :meth:`HeatScale.rgb`; the
-widgets read the scale from the stylesheet, where :func:`css` writes it as custom
-properties (``--heat-hue``, ``--heat-sat``, ``--heat-zero``, ``--heat-one``; read by
-``docs/javascripts/lib/heatmap-math.js``). ``tests/browser/test_heat_scale.py`` holds the
-two to the same colour for the same weight, in each palette.
+A weight ``w`` in [0, 1] is ``hsl(hue saturation% L%)``, ``L = zero + (one - zero) *
+sqrt(w)`` (the root spreads the many small weights apart): in the figures by
+:meth:`HeatScale.rgb`, in the widgets from the custom properties :func:`css` writes.
 
 Examples
 --------
@@ -26,8 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 @dataclass(frozen=True)
 class HeatScale:
-    """One palette's heat scale: ``hue`` in degrees, ``saturation`` in percent, and the
-    lightness in percent of a weight of 0 (``zero``) and of 1 (``one``)."""
+    """``hue`` in degrees; ``saturation`` and the lightness of weights 0 and 1 in percent."""
 
     hue: float
     saturation: float
@@ -55,13 +49,7 @@ class HeatScale:
         return out
 
     def rgb(self, weights: ArrayLike) -> NDArray[np.uint8]:
-        """sRGB of each weight, as CSS converts ``hsl()``: shape ``(*weights.shape, 3)``.
-
-        Examples
-        --------
-        >>> HEAT["light"].rgb([[0.0, 1.0]]).tolist()
-        [[[244, 245, 251], [32, 41, 91]]]
-        """
+        """sRGB of each weight, as CSS converts ``hsl()``: shape ``(*weights.shape, 3)``."""
         light = self.lightness(weights) / 100  # (...)
         s = self.saturation / 100
         a = s * np.minimum(light, 1 - light)  # (...)
@@ -78,14 +66,13 @@ class HeatScale:
         return f"#{r:02x}{g:02x}{b:02x}"
 
 
-#: The scale of each Material palette: ``light`` is Material's ``default`` scheme,
-#: ``dark`` its ``slate`` one. Same hue; a little less saturation on the dark background.
+#: The scale of Material's ``default`` (light) and ``slate`` (dark) schemes.
 HEAT: Mapping[str, HeatScale] = {
     "light": HeatScale(hue=231, saturation=48, zero=97, one=24),
     "dark": HeatScale(hue=231, saturation=42, zero=17, one=82),
 }
 
-#: The element that carries Material's colour scheme, for each palette of :data:`HEAT`.
+#: The element that carries each palette's colour scheme.
 SCHEMES: Mapping[str, str] = {
     "light": ':root, [data-md-color-scheme="default"]',
     "dark": '[data-md-color-scheme="slate"]',

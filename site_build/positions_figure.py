@@ -1,11 +1,6 @@
-"""Lesson 0's figures: the sinusoidal encoding, and how alike the model's learned positions are.
-
-:func:`sinusoidal_table` computes the encoding with :func:`attention_ref.sinusoidal_positions`,
-drawn as an image, one column per position and one row per entry;
-:func:`learned_similarity` reads all-MiniLM-L6-v2's 512 learned position rows
-(:mod:`attention_ref.minilm`) and their cosine similarities, drawn as a 512 x 512 image.
-Both use one diverging scale made of the palette's two series colours, with the page's
-background at 0, so that they read in both palettes.
+"""Lesson 0's figures: the sinusoidal encoding, and the cosine similarities of
+all-MiniLM-L6-v2's 512 learned positions; both in a diverging scale of the palette's two
+series colours with the background at 0, so that they read in both palettes.
 
 Examples
 --------
@@ -24,11 +19,6 @@ import numpy as np
 import attention_ref as ar
 from site_build.drawing import Palette, style
 
-#: Figure size in inches: 486 x 270 pt in the SVG, shown as 648 x 360 CSS px.
-SINUSOID_FIGSIZE = (6.75, 3.75)
-#: Square-ish for the similarity matrix: 486 x 396 pt, shown as 648 x 528 CSS px.
-SIMILARITY_FIGSIZE = (6.75, 5.5)
-
 
 @dataclass(frozen=True)
 class SinusoidTable:
@@ -39,15 +29,15 @@ class SinusoidTable:
 
 @dataclass(frozen=True)
 class Similarity:
-    """``cos`` (n, n): cosine of position rows i and j; the figure draws the mean of each
-    ``block`` x ``block`` square of it (:func:`block_means`), which keeps the SVG small."""
+    """``cos`` (n, n) of position rows i and j, drawn as means of ``block`` x ``block``
+    squares (:func:`block_means`) to keep the SVG small."""
 
     cos: np.ndarray
     block: int = 1
 
 
 def sinusoidal_table(n_positions: int, d: int) -> SinusoidTable:
-    """The encoding the figure draws (``n_positions`` columns, ``d`` rows)."""
+    """The encoding of ``n_positions`` positions in ``d`` entries."""
     return SinusoidTable(ar.sinusoidal_positions(n_positions, d))
 
 
@@ -78,11 +68,8 @@ def block_means(a: np.ndarray, block: int) -> np.ndarray:
 
 
 def learned_similarity(weights_sha256: str, block: int = 1) -> Similarity:
-    """The cosine similarities of all-MiniLM-L6-v2's learned position rows.
-
-    Raises ``ValueError`` if the installed weights do not hash to ``weights_sha256`` (the
-    hash the figure's cache key holds).
-    """
+    """The cosine similarities of all-MiniLM-L6-v2's learned position rows; ``ValueError``
+    unless the installed weights hash to ``weights_sha256`` (in the cache key)."""
     from attention_ref.minilm import load_minilm
 
     model = load_minilm()
@@ -95,20 +82,15 @@ def learned_similarity(weights_sha256: str, block: int = 1) -> Similarity:
 
 
 def _signed_image(fig: Any, pal: Palette, values: np.ndarray, label: str, **kw: Any) -> Any:
-    """Draw ``values`` in [-1, 1] from the palette's orange (-1) through its background (0)
-    to its blue (+1), with a colour bar; returns the axes for the caller's labels."""
+    """Draw ``values`` in [-1, 1] with a colour bar; return the axes."""
     from matplotlib.colors import LinearSegmentedColormap
 
-    cmap = LinearSegmentedColormap.from_list(
-        "lesson0", [pal.unscaled, pal.background, pal.scaled], N=256
-    )
+    cmap = LinearSegmentedColormap.from_list("lesson0", [pal.unscaled, pal.background, pal.scaled])
     ax = fig.add_subplot()
     style(ax, pal, grid=False)
     image = ax.imshow(values, cmap=cmap, vmin=-1, vmax=1, interpolation="none", **kw)
     bar = fig.colorbar(image, ax=ax, ticks=[-1, 0, 1], fraction=0.04, pad=0.02)
-    bar.outline.set_edgecolor(pal.foreground)
-    bar.ax.tick_params(colors=pal.foreground)
-    bar.set_label(label, color=pal.foreground)
+    bar.set_label(label)
     return ax
 
 
@@ -122,7 +104,7 @@ def draw_sinusoidal(fig: Any, pal: Palette, data: SinusoidTable) -> None:
 
 
 def draw_similarity(fig: Any, pal: Palette, data: Similarity) -> None:
-    """Row i, column j: the cosine of position rows i and j (position 0 at the top left)."""
+    """Row i, column j: the cosine of position rows i and j."""
     n = data.cos.shape[0]
     means = block_means(data.cos, data.block)  # (n / block, n / block)
     extent = (-0.5, n - 0.5, n - 0.5, -0.5)
