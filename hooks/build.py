@@ -35,7 +35,7 @@ from mkdocs.utils import get_relative_url
 from site_build import notebook, output_source
 from site_build.cache import ContentCache
 from site_build.editor_bundle import build_bundle
-from site_build.fast_rebuild import DirtyRebuild, reuse_while_unchanged, with_template_cache
+from site_build.fast_rebuild import DirtyRebuild, with_template_cache
 from site_build.head_roles import HEAD_ROLES_JSON_PATH, head_roles_json
 from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
 from site_build.katex_render import KatexError, PageMath
@@ -236,7 +236,7 @@ def _stylesheets(files: Files, config: MkDocsConfig) -> None:
     """The site's own stylesheets as one minified file (``site_build/stylesheets.py``)."""
     docs = Path(config.docs_dir)
     try:
-        css = reuse_while_unchanged(
+        css = _build.rebuild.reuse(
             "stylesheets", [docs / name for name in SOURCES], lambda: bundle(sources(docs))
         )
     except StylesheetError as error:
@@ -261,7 +261,7 @@ def _notebook_downloads(files: Files, config: MkDocsConfig) -> None:
             assert file.abs_src_path is not None
             source, stem = Path(file.abs_src_path), PurePosixPath(file.src_uri).stem
             make = functools.partial(notebook.ipynb_of, source)
-            ipynb = reuse_while_unchanged(f"ipynb:{source}", [source], make)
+            ipynb = _build.rebuild.reuse(f"ipynb:{source}", [source], make)
             put_generated(files, config, f"{NOTEBOOK_DIR}/{stem}/{stem}.ipynb", content=ipynb)
 
 
@@ -281,8 +281,8 @@ def _widget_data(files: Files, config: MkDocsConfig) -> None:
 def _heatmap_data(files: Files, config: MkDocsConfig) -> None:
     """The real model's attention, and the role of each head, for the widgets."""
     # The weights, by the hash their package's RECORD gives (reading 90 MB takes 0.1 s),
-    # and the code (reuse_while_unchanged adds it).
-    data = reuse_while_unchanged(
+    # and the code (reuse adds it).
+    data = _build.rebuild.reuse(
         "heatmap data", [], lambda: (heatmap_json(), head_roles_json()), installed_weights_sha256()
     )
     put_generated(files, config, HEATMAP_JSON_PATH, content=data[0])
@@ -301,7 +301,7 @@ def _practice(files: Files, config: MkDocsConfig) -> None:
     # Pyodide's files (12 MB) are named by its package.json, which gives their version.
     pyodide = ROOT / "node_modules" / "pyodide"
     inputs = [PRACTICE, ROOT / "snippets" / "worked_example.py", pyodide / "package.json"]
-    made = reuse_while_unchanged("practice", inputs, lambda: site_files(PRACTICE, pyodide))
+    made = _build.rebuild.reuse("practice", inputs, lambda: site_files(PRACTICE, pyodide))
     generated = dict(made)
     editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
     generated["javascripts/practice/editor.bundle.js"] = editor

@@ -31,7 +31,6 @@ from site_build import block_figures, drawing, head_roles, heatmap_data, positio
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import FIGSIZE, THEMES, Palette, Theme, svgs_for_themes
 from site_build.experiments import D_KS, dot_product_spread, gradient_reach, softmax_saturation
-from site_build.fast_rebuild import reuse_while_unchanged
 from site_build.heads_figure import FIGSIZE as HEADS_FIGSIZE
 from site_build.heads_figure import draw_head_grid, head_grid
 
@@ -193,19 +192,9 @@ def cached_svgs(
 
 
 def build_figures(cache_dir: Path) -> dict[str, bytes]:
-    """Every figure in both themes, as ``{"figures/<name>-<theme>.svg": svg_bytes}``.
-
-    Within one process (``mkdocs serve``), the figures are looked up again only when a
-    source file's content changed: hashing every source for every figure costs 0.1 s of
-    each rebuild, hashing them all once a few milliseconds.
-    """
-
-    def build() -> dict[str, bytes]:
-        return {
-            f"figures/{spec.name}-{theme}.svg": svg
-            for spec in FIGURES
-            for theme, svg in cached_svgs(spec, cache_dir).items()
-        }
-
-    inputs = [*source_files(), *(path for spec in FIGURES for path in spec.sources)]
-    return dict(reuse_while_unchanged(f"figures:{cache_dir}", inputs, build))
+    """Every figure in both themes, as ``{"figures/<name>-<theme>.svg": svg_bytes}``."""
+    return {
+        f"figures/{spec.name}-{theme}.svg": svg
+        for spec in FIGURES
+        for theme, svg in cached_svgs(spec, cache_dir).items()
+    }
