@@ -149,7 +149,7 @@ def _page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> 
 
 @event_priority(-100)  # last: the steps before see the HTML as Markdown made it
 def _search_exclusions(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    return mark(html)  # code, output and widget stand-ins stay out of the search index
+    return mark(html)  # code and output stay out of the search index
 
 
 on_page_content = CombinedEvent(_page_content, _search_exclusions)
