@@ -1,19 +1,9 @@
 """The site's build: MkDocs' events, in the order MkDocs runs them, and the steps of each.
 
-The one hooks file of ``mkdocs.yml``. Each event below calls the build's steps in order;
-the steps are the tested functions and classes of ``site_build/`` (named in each step).
-What lasts from one event to another (and, under ``mkdocs serve``, from one build to the
-next) is held by ONE object, :class:`Build`, made at ``on_startup``.
-
-Where another plugin's events must come first or later, the step says so and runs at a
-priority of its own (:class:`~mkdocs.plugins.CombinedEvent` registers one event at
-several priorities): the generated files enter the build before
-mkdocs-htmlproofer-plugin's ``on_files`` notes the list of files (priority 100), and
-``make serve``'s rebuild judges the files after every other plugin has changed them
-(priority -100).
-
-Generated files enter the site as ``File.generated(...)`` or by path (MkDocs copies
-them): nothing is written into ``docs/``.
+The steps are the tested code of ``site_build/``. What lasts between events (and between
+the builds of ``mkdocs serve``) is held by ONE object, :class:`Build`, made at
+``on_startup``. A step that must run before or after another plugin's has a priority of
+its own (:class:`~mkdocs.plugins.CombinedEvent`). Nothing is written into ``docs/``.
 """
 
 from __future__ import annotations
@@ -156,7 +146,7 @@ on_page_content = CombinedEvent(_page_content, _search_exclusions)
 
 
 def _post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    if _is_notebook(page):
+    if _is_notebook_source(page.file):
         output = notebook.polish_page(output)  # stable cell ids, focusable scrolling cells
     if JUPYTER_CSS_MARK in output:
         output = _slim_notebook_page(output, page, config)
@@ -203,9 +193,8 @@ def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
 
 
 def _wheel_and_notebook_copies(files: Files, config: MkDocsConfig) -> None:
-    """``attention_ref``'s wheel under ``downloads/``; each notebook that installs it is
-    read from a copy in ``.cache/`` with the wheel's address written in
-    (``site_build/downloads.py``). The edit link still names the source in ``docs/``."""
+    """``attention_ref``'s wheel; each notebook that installs it is read from a copy in
+    ``.cache/`` with the wheel's address written in (its edit link names docs/)."""
     downloads = fresh_import("site_build.downloads")  # edits show under `mkdocs serve`
     wheel = downloads.build_wheel(ROOT, CACHE / "wheel")
     put_generated(files, config, f"{downloads.DOWNLOADS_DIR}/{wheel.name}", abs_src_path=str(wheel))
@@ -266,8 +255,7 @@ def _notebook_downloads(files: Files, config: MkDocsConfig) -> None:
 
 
 def _widget_data(files: Files, config: MkDocsConfig) -> None:
-    """The explorer's data, lesson 4's training run, lesson 5's model weights and the
-    widget loader's map (from the site model)."""
+    """The widgets' data and the widget loader's map."""
     for name, path, make in [
         ("site_build.widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
         ("site_build.training_data", "TRAINING_JSON_PATH", "training_json"),
@@ -280,8 +268,7 @@ def _widget_data(files: Files, config: MkDocsConfig) -> None:
 
 def _heatmap_data(files: Files, config: MkDocsConfig) -> None:
     """The real model's attention, and the role of each head, for the widgets."""
-    # The weights, by the hash their package's RECORD gives (reading 90 MB takes 0.1 s),
-    # and the code (reuse adds it).
+    # The weights by the hash their package's RECORD gives (reading 90 MB takes 0.1 s).
     data = _build.rebuild.reuse(
         "heatmap data", [], lambda: (heatmap_json(), head_roles_json()), installed_weights_sha256()
     )
@@ -297,16 +284,15 @@ def _minilm(files: Files, config: MkDocsConfig) -> None:
 
 def _practice(files: Files, config: MkDocsConfig) -> None:
     """The practice steps' manifests and downloads, and the editor's bundle."""
-    # The worked example's values are written into the published files: its source too.
-    # Pyodide's files (12 MB) are named by its package.json, which gives their version.
+    # The worked example's values are in the published files. Pyodide's (12 MB) are named
+    # by its package.json, which gives their version.
     pyodide = ROOT / "node_modules" / "pyodide"
     inputs = [PRACTICE, ROOT / "snippets" / "worked_example.py", pyodide / "package.json"]
     made = _build.rebuild.reuse("practice", inputs, lambda: site_files(PRACTICE, pyodide))
-    generated = dict(made)
-    editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
-    generated["javascripts/practice/editor.bundle.js"] = editor
-    for path, content in generated.items():
+    for path, content in made.items():
         put_generated(files, config, path, content=content)
+    editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
+    put_generated(files, config, "javascripts/practice/editor.bundle.js", content=editor)
 
 
 # --- Helpers --------------------------------------------------------------------------------
@@ -315,11 +301,6 @@ def _practice(files: Files, config: MkDocsConfig) -> None:
 def _is_notebook_source(file: File) -> bool:
     src = PurePosixPath(file.src_uri)
     return src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py" and bool(file.abs_src_path)
-
-
-def _is_notebook(page: Page) -> bool:
-    src = PurePosixPath(page.file.src_uri)
-    return src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py"
 
 
 def _written(page: Page, config: MkDocsConfig) -> str:

@@ -148,7 +148,11 @@ class _DropDirtyWarning(logging.Filter):
 
 
 def quiet_dirty_warning(logger: logging.Logger | None = None) -> None:
-    """Drop MkDocs' warning at each dirty build (once per process; idempotent)."""
+    """Drop MkDocs' warning at each dirty build, fatal under ``--strict`` (idempotent).
+
+    The warning is that the navigation may be stale: its titles come from ``mkdocs.yml``,
+    a change to which rebuilds every page.
+    """
     logger = logger or logging.getLogger("mkdocs.commands.build")
     if not any(isinstance(f, _DropDirtyWarning) for f in logger.filters):
         logger.addFilter(_DropDirtyWarning())
