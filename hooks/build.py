@@ -1,19 +1,9 @@
 """The site's build: MkDocs' events, in the order MkDocs runs them, and the steps of each.
 
-The one hooks file of ``mkdocs.yml``. Each event below calls the build's steps in order;
-the steps are the tested functions and classes of ``site_build/`` (named in each step).
-What lasts from one event to another (and, under ``mkdocs serve``, from one build to the
-next) is held by ONE object, :class:`Build`, made at ``on_startup``.
-
-Where another plugin's events must come first or later, the step says so and runs at a
-priority of its own (:class:`~mkdocs.plugins.CombinedEvent` registers one event at
-several priorities): the generated files enter the build before
-mkdocs-htmlproofer-plugin's ``on_files`` notes the list of files (priority 100), and
-``make serve``'s rebuild judges the files after every other plugin has changed them
-(priority -100).
-
-Generated files enter the site as ``File.generated(...)`` or by path (MkDocs copies
-them): nothing is written into ``docs/``.
+The steps are the tested code of ``site_build/``. What lasts between events (and between
+the builds of ``mkdocs serve``) is held by ONE object, :class:`Build`, made at
+``on_startup``. A step that must run before or after another plugin's has a priority of
+its own (:class:`~mkdocs.plugins.CombinedEvent`). Nothing is written into ``docs/``.
 """
 
 from __future__ import annotations
@@ -35,7 +25,7 @@ from mkdocs.utils import get_relative_url
 from site_build import notebook, output_source
 from site_build.cache import ContentCache
 from site_build.editor_bundle import build_bundle
-from site_build.fast_rebuild import DirtyRebuild, reuse_while_unchanged, with_template_cache
+from site_build.fast_rebuild import DirtyRebuild, with_template_cache
 from site_build.head_roles import HEAD_ROLES_JSON_PATH, head_roles_json
 from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
 from site_build.katex_render import KatexError, PageMath
@@ -149,14 +139,14 @@ def _page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> 
 
 @event_priority(-100)  # last: the steps before see the HTML as Markdown made it
 def _search_exclusions(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    return mark(html)  # code, output and widget stand-ins stay out of the search index
+    return mark(html)  # code and output stay out of the search index
 
 
 on_page_content = CombinedEvent(_page_content, _search_exclusions)
 
 
 def _post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    if _is_notebook(page):
+    if _is_notebook_source(page.file):
         output = notebook.polish_page(output)  # stable cell ids, focusable scrolling cells
     if JUPYTER_CSS_MARK in output:
         output = _slim_notebook_page(output, page, config)
@@ -203,9 +193,8 @@ def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
 
 
 def _wheel_and_notebook_copies(files: Files, config: MkDocsConfig) -> None:
-    """``attention_ref``'s wheel under ``downloads/``; each notebook that installs it is
-    read from a copy in ``.cache/`` with the wheel's address written in
-    (``site_build/downloads.py``). The edit link still names the source in ``docs/``."""
+    """``attention_ref``'s wheel; each notebook that installs it is read from a copy in
+    ``.cache/`` with the wheel's address written in (its edit link names docs/)."""
     downloads = fresh_import("site_build.downloads")  # edits show under `mkdocs serve`
     wheel = downloads.build_wheel(ROOT, CACHE / "wheel")
     put_generated(files, config, f"{downloads.DOWNLOADS_DIR}/{wheel.name}", abs_src_path=str(wheel))
@@ -236,7 +225,7 @@ def _stylesheets(files: Files, config: MkDocsConfig) -> None:
     """The site's own stylesheets as one minified file (``site_build/stylesheets.py``)."""
     docs = Path(config.docs_dir)
     try:
-        css = reuse_while_unchanged(
+        css = _build.rebuild.reuse(
             "stylesheets", [docs / name for name in SOURCES], lambda: bundle(sources(docs))
         )
     except StylesheetError as error:
@@ -261,13 +250,12 @@ def _notebook_downloads(files: Files, config: MkDocsConfig) -> None:
             assert file.abs_src_path is not None
             source, stem = Path(file.abs_src_path), PurePosixPath(file.src_uri).stem
             make = functools.partial(notebook.ipynb_of, source)
-            ipynb = reuse_while_unchanged(f"ipynb:{source}", [source], make)
+            ipynb = _build.rebuild.reuse(f"ipynb:{source}", [source], make)
             put_generated(files, config, f"{NOTEBOOK_DIR}/{stem}/{stem}.ipynb", content=ipynb)
 
 
 def _widget_data(files: Files, config: MkDocsConfig) -> None:
-    """The explorer's data, lesson 4's training run, lesson 5's model weights and the
-    widget loader's map (from the site model)."""
+    """The widgets' data and the widget loader's map."""
     for name, path, make in [
         ("site_build.widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
         ("site_build.training_data", "TRAINING_JSON_PATH", "training_json"),
@@ -280,9 +268,8 @@ def _widget_data(files: Files, config: MkDocsConfig) -> None:
 
 def _heatmap_data(files: Files, config: MkDocsConfig) -> None:
     """The real model's attention, and the role of each head, for the widgets."""
-    # The weights, by the hash their package's RECORD gives (reading 90 MB takes 0.1 s),
-    # and the code (reuse_while_unchanged adds it).
-    data = reuse_while_unchanged(
+    # The weights by the hash their package's RECORD gives (reading 90 MB takes 0.1 s).
+    data = _build.rebuild.reuse(
         "heatmap data", [], lambda: (heatmap_json(), head_roles_json()), installed_weights_sha256()
     )
     put_generated(files, config, HEATMAP_JSON_PATH, content=data[0])
@@ -297,16 +284,15 @@ def _minilm(files: Files, config: MkDocsConfig) -> None:
 
 def _practice(files: Files, config: MkDocsConfig) -> None:
     """The practice steps' manifests and downloads, and the editor's bundle."""
-    # The worked example's values are written into the published files: its source too.
-    # Pyodide's files (12 MB) are named by its package.json, which gives their version.
+    # The worked example's values are in the published files. Pyodide's (12 MB) are named
+    # by its package.json, which gives their version.
     pyodide = ROOT / "node_modules" / "pyodide"
     inputs = [PRACTICE, ROOT / "snippets" / "worked_example.py", pyodide / "package.json"]
-    made = reuse_while_unchanged("practice", inputs, lambda: site_files(PRACTICE, pyodide))
-    generated = dict(made)
-    editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
-    generated["javascripts/practice/editor.bundle.js"] = editor
-    for path, content in generated.items():
+    made = _build.rebuild.reuse("practice", inputs, lambda: site_files(PRACTICE, pyodide))
+    for path, content in made.items():
         put_generated(files, config, path, content=content)
+    editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
+    put_generated(files, config, "javascripts/practice/editor.bundle.js", content=editor)
 
 
 # --- Helpers --------------------------------------------------------------------------------
@@ -315,11 +301,6 @@ def _practice(files: Files, config: MkDocsConfig) -> None:
 def _is_notebook_source(file: File) -> bool:
     src = PurePosixPath(file.src_uri)
     return src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py" and bool(file.abs_src_path)
-
-
-def _is_notebook(page: Page) -> bool:
-    src = PurePosixPath(page.file.src_uri)
-    return src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py"
 
 
 def _written(page: Page, config: MkDocsConfig) -> str:

@@ -1,13 +1,8 @@
-"""One content-hash cache for the build: one key function, one layout, one pruning policy.
+"""The build's content-hash cache: every cache under ``.cache/`` uses it.
 
-Every cache under ``.cache/`` (figures, formulas, fonts, the editor bundle, the wheel, the
-executed notebook, the slimmed notebook page, the real model's record and export) stores
-*entries* named ``<name>-<key>``, where ``key`` is the first :data:`KEY_CHARS` hex digits
-of :func:`content_key` of everything the entry is made from: a changed input is a miss by
-construction. An entry is one or more files ``<name>-<key><suffix>``, each written
-atomically, or one folder that another program fills (mkdocs-jupyter's cache). Storing an
-entry removes the entries of the same name with another key, so a cache holds one entry
-per name (a formula deleted from every page leaves its small file until ``make clean``).
+An entry is named ``<name>-<key>`` (``key``: :func:`content_key` of all it is made from, so
+a changed input is a miss): files ``<name>-<key><suffix>``, each written atomically, or
+one folder another program fills. Storing an entry removes its name's other keys.
 
 Examples
 --------
@@ -43,8 +38,8 @@ KEY_CHARS = 20
 def content_key(
     *, meta: object = None, files: Iterable[Path] = (), data: Iterable[bytes] = ()
 ) -> str:
-    """SHA-256 (64 hex digits) of ``meta`` (JSON, keys sorted), the files' names and bytes
-    and ``data``, each part length-prefixed so that no two inputs run together.
+    """SHA-256 of ``meta`` (JSON, keys sorted), the files' names and bytes and ``data``,
+    each part length-prefixed so that no two inputs run together.
 
     Examples
     --------
@@ -66,7 +61,7 @@ def content_key(
 
 @dataclass(frozen=True)
 class ContentCache:
-    """A cache folder of entries named ``<name>-<key>`` (see the module's docstring)."""
+    """A cache folder of entries named ``<name>-<key>``."""
 
     folder: Path
 
@@ -119,7 +114,7 @@ class ContentCache:
         return found
 
     def folder_for(self, name: str, key: str) -> Path:
-        """An entry that is a folder (created), for a program that fills it; prunes the rest.
+        """An entry that is a folder (created) for a program to fill; prunes the rest.
 
         Examples
         --------

@@ -1,10 +1,5 @@
-"""Build the practice editor bundle (CodeMirror 6) with esbuild, cached by content hash.
-
-esbuild bundles and minifies the entry ``site_build/editor_entry.js``, which imports the
-npm CodeMirror packages, into one ES module that ``hooks/build.py`` adds to the site.
-The cache key covers everything that can change the output: the entry's bytes,
-``package-lock.json`` (the exact package versions) and esbuild's options, so a second
-build costs a file read.
+"""The practice editor's bundle (CodeMirror 6, from ``site_build/editor_entry.js``) made
+by esbuild, cached by the entry's bytes, ``package-lock.json`` and esbuild's options.
 
 Examples
 --------
@@ -29,10 +24,10 @@ def cache_key(entry: bytes, lock: bytes, args: tuple[str, ...] = ESBUILD_ARGS) -
 
 
 def build_bundle(entry: Path, root: Path, cache_dir: Path) -> str:
-    """The minified bundle of the ES module ``entry``, from ``cache_dir`` when it is fresh.
+    """The minified bundle of the ES module ``entry`` (``root`` holds the lock file and
+    esbuild), from ``cache_dir`` when it is fresh.
 
-    ``root`` holds ``package-lock.json`` and ``node_modules/.bin/esbuild``. Raises
-    ``FileNotFoundError`` if the entry or esbuild is missing, ``RuntimeError`` with
+    Raises ``FileNotFoundError`` if the entry or esbuild is missing, ``RuntimeError`` with
     esbuild's own error output if it fails.
     """
     if not entry.is_file():

@@ -1,40 +1,11 @@
-"""The contributor's loop: ``make serve`` renders again only what changed, judged by content.
+"""``make serve`` (``mkdocs serve --dirty``) renders again only what changed, judged by content.
 
-``make serve`` runs ``mkdocs serve --dirty``. MkDocs then renders a page only when its
-built HTML is missing or older than its Markdown, and copies a file from ``docs/`` only
-when its copy is missing or older. File times cannot say whether the built site matches
-the files on disk: a ``git checkout`` or a ``git stash pop`` that lands while a build
-runs leaves HTML written *after* the sources it no longer matches, and an include
-(``--8<--``) is not looked at at all. So staleness is judged here by content:
-
-* :func:`digest_files` hashes files by name and bytes;
-* :func:`page_inputs` lists what a page is made from: its source and every file it
-  includes (:func:`site_build.page.included_files`, partials followed); files every page depends on
-  (``mkdocs.yml``, the theme's overrides, the build's code) are hashed once, apart;
-* :class:`DirtyRebuild` (wired to MkDocs' events by ``hooks/build.py``) keeps, for each
-  built file, the digest of the inputs it was last built from, and removes the built
-  file of every source whose inputs' digest differs now. MkDocs' dirty build then
-  makes it again, as it makes any missing output. The digest is taken before MkDocs
-  reads the sources, so a file that changes during a build has a digest that differs
-  at the next one.
-
-Two more pieces keep a dirty build whole:
-
-* :func:`merge_search_index`: the search index written after such a build holds only
-  the rebuilt pages; the previous index gives the others;
-* :func:`quiet_dirty_warning`: MkDocs warns that a dirty build may leave the navigation
-  inaccurate, and under ``--strict`` that warning would stop every build. Here the
-  navigation's titles come from ``mkdocs.yml`` (a change to it rebuilds every page).
-
-And two that spare work MkDocs would repeat at each rebuild:
-
-* :func:`reuse_while_unchanged` keeps what a hook made while the content of its inputs
-  and of the build's code is unchanged (0.2 s of a rebuild);
-* :func:`with_template_cache`: MkDocs makes a new Jinja environment for every build, so
-  the theme's templates are compiled again each time. ``on_env`` hands on an overlay of
-  that environment (Jinja's own API) that keeps compiled templates in ``.cache/jinja/``,
-  keyed by Jinja on each template's source. ``make build`` profits too; the pages are
-  the same.
+MkDocs' dirty build compares file times, which cannot tell whether the built site matches
+the sources (a ``git checkout`` landing mid-build, an include it never looks at). Here
+:class:`DirtyRebuild` keeps each built file's inputs digest and removes the built file
+whose inputs changed, so MkDocs makes it again; it then merges the rebuilt pages into the
+previous search index, and keeps hooks' results while their inputs are unchanged.
+:func:`with_template_cache` keeps the theme's compiled templates between builds.
 """
 
 from __future__ import annotations
@@ -59,15 +30,12 @@ from site_build.page import included_files
 DIRTY_WARNING = "A 'dirty' build is being performed"
 
 T = TypeVar("T")
-_made: dict[str, tuple[Any, Any]] = {}
 log = logging.getLogger("mkdocs.hooks.fast_rebuild")
 
 
 def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
-    """A hex digest of ``paths`` by name and bytes; a folder counts as its files.
-
-    A missing file counts too (as missing), so that its coming is a change. Names under
-    ``root`` (when given) are taken relative to it, so that two copies of a project agree.
+    """A hex digest of ``paths`` by name and bytes (a folder counts as its files, a missing
+    file as missing); names are taken relative to ``root``, so two copies agree.
 
     Examples
     --------
@@ -90,11 +58,8 @@ def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
 
 
 def page_inputs(source: Path, root: Path) -> list[Path]:
-    """The files a page is made from: ``source`` and every file it includes, sorted.
-
-    Include paths are relative to ``root`` (pymdownx.snippets' ``base_path``). A source
-    that is not Markdown (a notebook) includes nothing.
-    """
+    """``source`` and every file it includes (paths relative to ``root``, sorted); a
+    source that is not Markdown (a notebook) includes nothing."""
 
     def read(path: str) -> str | None:
         file = root / path
@@ -110,22 +75,9 @@ def stale(
 ) -> tuple[dict[str, str], list[str]]:
     """Each source's inputs digest, and the sources whose digest is not the one ``built``.
 
-    Parameters
-    ----------
-    sources : mapping of str to list of Path
-        For each source (any key, such as its ``src_uri``), the files it is made from.
-    built : mapping of str to str
-        For each source built before, the digest it was built from.
-    root : Path
-        The project's root (file names are hashed relative to it).
-    shared : str
-        A digest of what every source depends on, mixed into each one's.
-
-    Returns
-    -------
-    (dict of str to str, list of str)
-        The digests now, and the stale keys in the order of ``sources`` (a source never
-        built is stale).
+    ``sources`` maps each key to the files it is made from, ``built`` each key built before
+    to its digest then; ``shared`` (what every source depends on) enters each digest. The
+    stale keys come in the order of ``sources`` (a source never built is stale).
 
     Examples
     --------
@@ -158,21 +110,8 @@ def merge_search_index(
 ) -> dict[str, Any]:
     """The whole search index after a build that rendered only the ``rebuilt`` pages.
 
-    Parameters
-    ----------
-    previous : mapping or None
-        The index of the build before (``{"config": ..., "docs": [...]}``), or None.
-    current : mapping
-        The index this build wrote: its entries for the rebuilt pages are the new ones
-        (entries it holds for other pages are ignored).
-    rebuilt : iterable of str
-        The URLs of the pages this build rendered (``""`` for the home page).
-
-    Returns
-    -------
-    dict
-        ``current``'s config; the entries of ``previous`` with each rebuilt page's
-        entries replaced, in place, by its new ones; pages new to the index at the end.
+    ``current``'s config; ``previous``'s entries (None: no index before) with each rebuilt
+    page's replaced in place by ``current``'s; pages new to the index at the end.
 
     Examples
     --------
@@ -209,74 +148,20 @@ class _DropDirtyWarning(logging.Filter):
 
 
 def quiet_dirty_warning(logger: logging.Logger | None = None) -> None:
-    """Drop MkDocs' warning at each dirty build (once per process; idempotent)."""
+    """Drop MkDocs' warning at each dirty build, fatal under ``--strict`` (idempotent).
+
+    The warning is that the navigation may be stale: its titles come from ``mkdocs.yml``,
+    a change to which rebuilds every page.
+    """
     logger = logger or logging.getLogger("mkdocs.commands.build")
     if not any(isinstance(f, _DropDirtyWarning) for f in logger.filters):
         logger.addFilter(_DropDirtyWarning())
 
 
-def reuse_while_unchanged(
-    name: str, inputs: Iterable[Path], make: Callable[[], T], key: str = ""
-) -> T:
-    """``make()``, or what it returned last time in this process if ``inputs`` are unchanged.
-
-    ``mkdocs serve`` runs every build in one process, so a result kept here lasts until
-    the content of an input file changes (or one comes or goes), ``key`` changes, or a
-    source of ``attention_ref`` or ``site_build`` (the code that makes it) does. Every
-    input is read: name large installed files by ``key`` instead (a hash their
-    package's RECORD gives, a version).
-
-    Parameters
-    ----------
-    name : str
-        What is made; one result is kept per name.
-    inputs : iterable of Path
-        Every file or folder that ``make`` reads.
-    make : callable
-        Makes the result from the inputs.
-    key : str
-        What else the result depends on.
-
-    Returns
-    -------
-    object
-        The result (the same object while nothing changed).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> _ = (folder / "a.txt").write_text("1")
-    >>> read = lambda: (folder / "a.txt").read_text()
-    >>> reuse_while_unchanged("doc-example", [folder], read)
-    '1'
-    >>> _ = (folder / "a.txt").write_text("2")
-    >>> reuse_while_unchanged("doc-example", [folder], read)
-    '2'
-    """
-    signature = (key, files_signature(inputs), sources_signature(LIVE_PACKAGES))
-    kept = _made.get(name)
-    if kept is not None and kept[0] == signature:
-        return kept[1]  # type: ignore[no-any-return]
-    result = make()
-    _made[name] = (signature, result)
-    return result
-
-
 def with_template_cache(env: jinja2.Environment, cache_dir: Path) -> jinja2.Environment:
-    """An overlay of ``env`` that keeps compiled templates in ``cache_dir`` (created if missing).
+    """An overlay of ``env`` (left unchanged) that keeps compiled templates in ``cache_dir``.
 
-    Parameters
-    ----------
-    env : jinja2.Environment
-        The environment MkDocs renders the theme with; it is not changed.
-    cache_dir : Path
-        Where compiled templates are kept between builds.
-
-    Returns
-    -------
-    jinja2.Environment
-        A new environment sharing ``env``'s loader, filters and globals.
+    MkDocs makes a new environment for every build; Jinja keys each template by its source.
     """
     cache_dir.mkdir(parents=True, exist_ok=True)
     return env.overlay(bytecode_cache=jinja2.FileSystemBytecodeCache(str(cache_dir)))
@@ -295,24 +180,17 @@ class _Build:
 
 @dataclass
 class DirtyRebuild:
-    """``mkdocs serve --dirty`` renders what changed, judged by content (the module's doc).
+    """What ``mkdocs serve``'s builds, one after another in one process, keep.
 
-    One object lasts as long as the process (``mkdocs serve`` builds again and again in
-    it): ``made_from`` keeps, for each site folder, each source's ``src_uri`` and the
-    digest its built file was made from. Its methods are called from MkDocs' events:
-
-    * :meth:`start` (``on_pre_build``): keep the previous search index;
-    * :meth:`judge` (``on_files``, last): digest each page's and file's inputs and remove
-      the built file of each one whose digest is new, so MkDocs makes it again;
-    * :meth:`rendered` (``on_pre_page``): note the page rendered;
-    * :meth:`finish` (``on_post_build``, after the search plugin): note what each built
-      file was made from, and merge the rebuilt pages into the previous search index.
-
-    A full build renders every page, and then none of this changes anything.
+    ``made_from``: for each site folder, each source's digest when its file was built.
+    Called from MkDocs' events: :meth:`start` (``on_pre_build``), :meth:`judge`
+    (``on_files``, last), :meth:`rendered` (``on_pre_page``), :meth:`finish`
+    (``on_post_build``, after the search plugin). A full build changes nothing here.
     """
 
     made_from: dict[str, dict[str, str]] = field(default_factory=dict)
     build: _Build = field(default_factory=_Build)
+    kept: dict[str, tuple[object, Any]] = field(default_factory=dict)  # see reuse()
 
     def __post_init__(self) -> None:
         quiet_dirty_warning()
@@ -363,6 +241,32 @@ class DirtyRebuild:
         for src in todo:
             build.outputs[src].unlink(missing_ok=True)  # MkDocs makes a missing output again
         return files
+
+    def reuse(self, name: str, inputs: Iterable[Path], make: Callable[[], T], key: str = "") -> T:
+        """``make()``, or its last result if the content of ``inputs`` (files or folders),
+        ``key`` and the sources of ``LIVE_PACKAGES`` are unchanged since.
+
+        Every input is read: name large installed files by ``key`` instead (a version).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> folder, rebuild = Path(tempfile.mkdtemp()), DirtyRebuild()
+        >>> _ = (folder / "a.txt").write_text("1")
+        >>> read = lambda: (folder / "a.txt").read_text()
+        >>> rebuild.reuse("a", [folder], read), rebuild.reuse("a", [folder], lambda: "not made")
+        ('1', '1')
+        >>> _ = (folder / "a.txt").write_text("2")
+        >>> rebuild.reuse("a", [folder], read)
+        '2'
+        """
+        signature = (key, files_signature(inputs), sources_signature(LIVE_PACKAGES))
+        kept = self.kept.get(name)
+        if kept is not None and kept[0] == signature:
+            return kept[1]  # type: ignore[no-any-return]
+        result = make()
+        self.kept[name] = (signature, result)
+        return result
 
     def rendered(self, page: Page) -> None:
         self.build.rendered[page.file.src_uri] = page.url

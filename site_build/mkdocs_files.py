@@ -1,7 +1,4 @@
-"""What every hook of this site does with MkDocs: add generated files, re-import sources.
-
-Small pieces the hooks in ``hooks/`` share, so each hook stays a few lines of wiring.
-"""
+"""Generated files into MkDocs' list of files, and fresh imports under ``mkdocs serve``."""
 
 from __future__ import annotations
 
@@ -30,11 +27,8 @@ def put_generated(
     content: str | bytes | None = None,
     abs_src_path: str | None = None,
 ) -> None:
-    """Add a generated file to the build at ``path``, replacing any file already there.
-
-    Give either the file's ``content`` or the ``abs_src_path`` it is copied from.
-    Nothing is written into ``docs/``: MkDocs writes the file straight into the site.
-    """
+    """Add a generated file (its ``content``, or the ``abs_src_path`` it is copied from) to
+    the build at ``path``, replacing any file already there; nothing is written into docs/."""
     if (content is None) == (abs_src_path is None):
         raise ValueError(f"{path}: give exactly one of content or abs_src_path")
     existing = files.get_file_from_path(path)
@@ -49,12 +43,8 @@ def put_generated(
 def files_signature(inputs: Iterable[Path], pattern: str = "*") -> tuple[tuple[str, str], ...]:
     """``(path, digest of its bytes)`` of every file of ``inputs`` matching ``pattern``, in order.
 
-    A folder is walked (its files matching ``pattern``, sorted, without ``__pycache__``);
-    a file is taken as it is, and a missing one appears as ``(path, "missing")``, so
-    that its coming is a change.
-    Two equal signatures mean that no file's content changed in between: file times are
-    not looked at (a ``git checkout`` or ``git stash pop`` can put back older content
-    with any time). Reading it costs a read of every file.
+    A folder counts as its files (sorted, no ``__pycache__``), a missing file as
+    ``"missing"``. File times are not looked at: a checkout can put back any time.
 
     Examples
     --------
@@ -65,7 +55,7 @@ def files_signature(inputs: Iterable[Path], pattern: str = "*") -> tuple[tuple[s
     for item in inputs:
         for path in sorted(item.rglob(pattern)) if item.is_dir() else [item]:
             if path.is_dir() or "__pycache__" in path.parts:
-                continue  # bytecode is made from the sources, which are looked at
+                continue
             try:
                 content = path.read_bytes()
             except OSError:
@@ -93,30 +83,11 @@ def sources_signature(packages: Iterable[str] = LIVE_PACKAGES) -> tuple[tuple[st
 def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> ModuleType:
     """Import ``module`` anew, with all of ``packages``, if one of their sources changed.
 
-    ``mkdocs serve`` keeps one interpreter for every rebuild; without a fresh import an
-    edit to ``attention_ref`` would not reach figures or widget data until a restart.
-    A rebuild after an edit elsewhere (a page's prose) keeps the modules it has.
-
-    Every module of ``packages`` in ``sys.modules`` is stamped with the
-    :func:`sources_signature` it was seen with. When a stamp differs from the sources'
-    signature now, all those modules are dropped and imported again. A module that a
-    plain ``import`` loaded since the last call carries no stamp; it was loaded from the
-    sources as they are, so it is kept (and stamped). Importing a second module does not
-    drop the first. Staleness is judged by content (:func:`files_signature`), and the
-    bytecode of a changed source is removed, so Python compiles it again.
-
-    Parameters
-    ----------
-    module : str
-        The module wanted, e.g. ``"site_build.figures"``.
-    packages : iterable of str
-        The packages (default ``attention_ref`` and ``site_build``) whose modules are all
-        dropped from ``sys.modules`` when one of their sources changed.
-
-    Returns
-    -------
-    ModuleType
-        The module, imported anew or as it was.
+    ``mkdocs serve`` keeps one interpreter: without this, an edit to ``attention_ref``
+    would not reach the figures until a restart. Each loaded module of ``packages`` is
+    stamped with the :func:`sources_signature` it was seen with (one loaded by a plain
+    ``import`` since carries none and is kept); when a stamp is outdated, all of them are
+    dropped, and the bytecode of each changed source removed.
 
     Examples
     --------
@@ -136,9 +107,8 @@ def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> Module
     if outdated:  # loaded from sources that have changed since
         for name in [n for n in sys.modules if n.split(".")[0] in roots]:
             del sys.modules[name]
-        # Python trusts a source's bytecode while the source's time (in seconds) and size
-        # are those it was compiled from: a checkout within the same second could load
-        # old code. The bytecode of every source whose content changed goes.
+        # Python trusts bytecode by the source's time (in seconds) and size: a checkout in
+        # the same second could load old code.
         for path, digest in signature:
             if any(dict(stamp).get(path) != digest for stamp in outdated):
                 Path(importlib.util.cache_from_source(path)).unlink(missing_ok=True)
@@ -155,10 +125,8 @@ def put_built(
     build: Callable[[ModuleType], Mapping[str, str | bytes | Path]],
     log: logging.Logger,
 ) -> Files:
-    """Add what ``build`` makes from ``module`` (imported by :func:`fresh_import`) to the build.
-
-    ``build`` returns site paths mapped to a file's content, or to the ``Path`` of a
-    file to copy (:func:`put_generated`). One log line says how many files and how long.
+    """Add what ``build`` makes from ``module`` (by :func:`fresh_import`) to the build: site
+    paths mapped to a file's content or the ``Path`` of a file to copy; one log line.
 
     Examples
     --------

@@ -1,13 +1,5 @@
-"""The site's own styles as one minified stylesheet.
-
-Each widget and fix keeps its own file in ``docs/stylesheets/`` (one file per concern,
-easy to review), but a page that links five stylesheets waits for five render-blocking
-requests. :func:`bundle` joins them in the order of :data:`SOURCES` and minifies the
-result with esbuild (from the npm lock file); ``hooks/build.py`` puts it in the
-site as :data:`BUNDLE` and leaves the separate files out. :func:`sources` puts the
-stylesheet the build writes itself first: the heat scale of
-:mod:`site_build.heat_scale`, as custom properties that the widgets read.
-"""
+"""The site's own stylesheets as one minified file: one request that blocks rendering, not
+one per file of ``docs/stylesheets/``. esbuild (from the npm lock file) minifies them."""
 
 from __future__ import annotations
 
@@ -20,9 +12,8 @@ from site_build.site import WIDGETS
 
 ROOT = Path(__file__).resolve().parent.parent
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-#: The stylesheets of ``docs/`` that every page loads, in cascade order: the site's own
-#: rules, each widget's files in the order of the site model (``WIDGETS`` of
-#: ``site_build/site.py``), then the rules that may override a widget's.
+#: The stylesheets of ``docs/`` every page loads, in cascade order: the site's own, each
+#: widget's (in the order of the site model), then the rules that may override a widget's.
 SOURCES = (
     "stylesheets/extra.css",
     "stylesheets/theme-fixes.css",
@@ -32,17 +23,13 @@ SOURCES = (
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).
 BUNDLE = "stylesheets/site.min.css"
-
-
 #: The name under which :func:`sources` lists the generated heat scale.
 HEAT_SCALE = "site_build/heat_scale.py"
 
 
 def sources(docs: Path) -> list[tuple[str, str]]:
-    """``(name, css)`` of every part of the bundle, in cascade order.
-
-    The generated heat scale comes first, then the files of :data:`SOURCES` read from
-    ``docs``.
+    """``(name, css)`` of every part of the bundle: the heat scale's custom properties that
+    the widgets read (:mod:`site_build.heat_scale`), then :data:`SOURCES` from ``docs``.
 
     Examples
     --------

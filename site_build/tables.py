@@ -1,13 +1,8 @@
-"""Each table of a page in a box of its own, so that Material's start-up stays cheap.
+"""Each plain table of a page in a box of its own, so that Material's start-up stays cheap.
 
-Material's script wraps every plain table (``table:not([class])``) in two scroll boxes
-when a page starts. In Chromium that insertion restyled the parent's whole subtree (the
-trace says "invalidation set invalidates subtree"; it stays with the site's own
-stylesheet emptied, so the cause is in the theme's or KaTeX's rules). A table that was
-a child of the article therefore restyled the whole article on screen, in the middle
-of the theme's longest task.
-Inside a box of its own, the same insertion restyles only the box. The box has no
-margin, border or padding, so the page looks the same.
+Material's script wraps every plain table in scroll boxes when a page starts; in Chromium
+that restyles the table's parent's whole subtree, the article for a table directly in it.
+In a box of its own (no margin, border or padding) only the box is restyled.
 
 Examples
 --------
@@ -26,8 +21,7 @@ import re
 
 BOX_CLASS = "table-box"
 
-# A plain table (no attributes at all, as Python-Markdown writes one) and its end.
-# Tables do not nest in Markdown's output.
+# A plain table (no attributes, as Python-Markdown writes one); tables do not nest.
 _PLAIN_TABLE = re.compile(r"<table>(.*?)</table>", re.DOTALL)
 
 

@@ -1,9 +1,6 @@
-"""Self-hosted npm assets: which files of which package go where in the built site.
+"""Self-hosted npm assets (no CDN): which files of which package go where in the site.
 
-The site makes no request to a CDN: KaTeX's stylesheet and fonts, Pyodide's core and the
-browser model's tokenizer are copied from ``node_modules/`` into ``site/vendor/...`` at
-build time by ``hooks/build.py``, as :func:`plan_copies` lists them from the table
-:data:`ASSETS`. To ship another package, add one :class:`Asset` row.
+To ship another package, add one :class:`Asset` row to :data:`ASSETS`.
 """
 
 from __future__ import annotations
@@ -15,10 +12,8 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Asset:
-    """One row of the vendor table: the files of npm ``package`` that match ``patterns``
-    (``pathlib`` globs, relative to the folder ``base`` of the package, "" for its root)
-    go to the site folder ``dest``, keeping their path below ``base``. Each pattern must
-    match a file, so a renamed upstream file fails the build loudly."""
+    """The files of npm ``package`` matching ``patterns`` (globs in its folder ``base``, ""
+    for its root) go to the site folder ``dest``, keeping their path below ``base``."""
 
     package: str
     base: str
@@ -26,12 +21,10 @@ class Asset:
     dest: str
 
 
-#: Where KaTeX's CSS and fonts go in the site (``mkdocs.yml`` names its CSS there, and
-#: ``tests/test_vendor.py`` checks that the two agree).
+#: Where KaTeX's CSS and fonts go in the site (``mkdocs.yml`` names its CSS there).
 KATEX_DEST = "vendor/katex"
 KATEX_PREFIX = KATEX_DEST + "/"  # the start of every KaTeX file's site path
-#: Where Pyodide's core goes in the site, and the files of it the practice worker fetches
-#: (``site_build/practice.py`` lists their sizes for the loader's progress bar).
+#: Where Pyodide's core goes in the site, and the files of it the practice worker fetches.
 PYODIDE_DEST = "vendor/pyodide"
 PYODIDE_FILES = (
     "pyodide.js",
@@ -44,10 +37,8 @@ PYODIDE_FILES = (
 #: Where @huggingface/tokenizers goes (the model worker imports it from there).
 TOKENIZERS_DEST = "vendor/tokenizers"
 
-#: What the site ships from ``node_modules/``. Math is typeset at build time
-#: (``site_build/katex_render.py``): of KaTeX only the CSS and fonts go, no JavaScript.
-#: KaTeX's CSS names each font as woff2, woff and ttf; all three are shipped so that no
-#: ``url()`` in it can 404 (a browser downloads only the first format it reads, woff2).
+#: What the site ships from ``node_modules/``. Of KaTeX (math is typeset at build time)
+#: the CSS and fonts, in all three formats its CSS names, so that no ``url()`` can 404.
 ASSETS: tuple[Asset, ...] = (
     Asset(
         "katex",
@@ -67,11 +58,10 @@ ASSETS: tuple[Asset, ...] = (
 def plan_copies(
     node_modules: Path, assets: Iterable[Asset] | None = None
 ) -> list[tuple[Path, str]]:
-    """``(source file, site path)`` of every file to copy, sorted by site path, once each.
+    """``(source file, site path)`` of every file to copy (default :data:`ASSETS`), sorted.
 
-    ``assets`` defaults to :data:`ASSETS`. Raises ``FileNotFoundError`` naming a package
-    that is not installed or a pattern that matches no file, and ``ValueError`` if two
-    different files would land on the same site path.
+    Raises ``FileNotFoundError`` naming a package not installed or a pattern that matches no
+    file, ``ValueError`` if two different files would land on the same site path.
     """
     chosen: dict[str, Path] = {}
     for asset in ASSETS if assets is None else assets:

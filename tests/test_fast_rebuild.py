@@ -27,11 +27,11 @@ from mkdocs.config import load_config
 
 from site_build.fast_rebuild import (
     DIRTY_WARNING,
+    DirtyRebuild,
     digest_files,
     merge_search_index,
     page_inputs,
     quiet_dirty_warning,
-    reuse_while_unchanged,
     stale,
     with_template_cache,
 )
@@ -255,16 +255,17 @@ def test_a_result_is_made_again_only_when_an_input_changes(tmp_path: Path) -> No
         made.append("x")
         return (tmp_path / "in" / "a.txt").read_text()
 
+    rebuild = DirtyRebuild()  # one per process, held by hooks/build.py
     write(tmp_path / "in/a.txt", "1")
-    first = reuse_while_unchanged("test-inputs", [tmp_path / "in"], make)
-    assert reuse_while_unchanged("test-inputs", [tmp_path / "in"], make) is first
+    first = rebuild.reuse("test-inputs", [tmp_path / "in"], make)
+    assert rebuild.reuse("test-inputs", [tmp_path / "in"], make) is first
     assert made == ["x"]
     same_time(tmp_path / "in/a.txt", "2")  # same size, same time, new content
-    assert reuse_while_unchanged("test-inputs", [tmp_path / "in"], make) == "2"
+    assert rebuild.reuse("test-inputs", [tmp_path / "in"], make) == "2"
     write(tmp_path / "in/b.txt", "")  # a new file in the folder
-    reuse_while_unchanged("test-inputs", [tmp_path / "in"], make)
+    rebuild.reuse("test-inputs", [tmp_path / "in"], make)
     assert made == ["x", "x", "x"]
-    reuse_while_unchanged("test-inputs", [tmp_path / "in"], make, key="v2")  # a new version
+    rebuild.reuse("test-inputs", [tmp_path / "in"], make, key="v2")  # a new version
     assert made == ["x", "x", "x", "x"]
 
 

@@ -1,4 +1,5 @@
-"""Code, output and widget stand-in text stay out of the search index (search_exclude.py).
+"""Code, output and widget stand-in text stay out of the search index (search_exclude.py
+marks code blocks, each widget's partial its stand-in).
 
 Checked with Material's own index parser (the one its search plugin runs on every page)
 and with the strip Material applies after indexing, so a change in either shows here;
@@ -10,17 +11,17 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from material.plugins.search.plugin import Parser
 
 from site_build import site
-from site_build.search_exclude import _VOID, ATTRIBUTE, _Element, _tree, mark
+from site_build.search_exclude import ATTRIBUTE, mark
 from testbed.rendered import render_html
 
 ROOT = Path(__file__).resolve().parents[1]
+PARTIALS = ROOT / "docs" / "partials"
 SITE = ROOT / "site"
 #: What Material does to a page once it is indexed (material/plugins/search/plugin.py).
 MATERIAL_STRIP = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")
@@ -53,22 +54,20 @@ CODE_BLOCK = (
     "<pre><span></span><code>printed 0.506\n</code></pre></div>\n<p>After.</p>"
 )
 WIDGET = (
-    '<div class="ex" data-widget="explorer" markdown="0">\n'
+    f'<div class="ex" data-widget="explorer" {ATTRIBUTE}="widget" markdown="0">\n'
     '<p class="widget__loading">The explorer needs JavaScript.</p>\n</div>\n<p>Prose.</p>'
 )
 #: The practice section: prose (headings, steps' text) around the widget's parts.
 SECTION = (
     '<div class="practice" data-widget="practice" data-lesson="x"><h3>Step 1: the dot product</h3>'
-    '<p>Write dot.</p><div class="practice__runner" data-step="01_dot">'
+    f'<p>Write dot.</p><div class="practice__runner" data-step="01_dot" {ATTRIBUTE}="widget">'
     '<p class="practice__fallback">The editor needs JavaScript.</p></div></div><p>Prose.</p>'
 )
-NESTED = (
-    '<div class="practice__runner" data-step="01_x"><div class="inner"><p>one</p></div>'
-    "<p>two</p></div><p>Prose.</p>"
-)
+NESTED = '<div data-step="01_x"><div><p>one</p></div><p>two</p></div><p>Prose.</p>'
+NOTEBOOK_COPY = '<div class="clipboard-copy-txt" id="cell-1">print(1)</div><p>Prose.</p>'
 
 
-@pytest.mark.parametrize("html", [CODE_BLOCK, WIDGET, SECTION, NESTED, "<pre>x</pre>", ""])
+@pytest.mark.parametrize("html", [CODE_BLOCK, NOTEBOOK_COPY, "<pre>x</pre>", "<p>x</p>", ""])
 def test_material_strips_what_mark_adds(html: str) -> None:
     """The page a reader gets is byte for byte the page without the hook."""
     marked = mark(html)
@@ -81,12 +80,26 @@ def test_code_and_output_leave_the_index_prose_stays() -> None:
     text = indexed_text(mark(CODE_BLOCK))
     assert "printed" not in text and "Output" not in text
     assert "Before." in text and "After." in text
+    assert "print(1)" in indexed_text(NOTEBOOK_COPY)
+    text = indexed_text(mark(NOTEBOOK_COPY))
+    assert "print(1)" not in text and "Prose." in text
 
 
 def test_widget_stand_in_text_leaves_the_index() -> None:
-    assert "needs JavaScript" in indexed_text(WIDGET)
+    assert "needs JavaScript" in indexed_text(WIDGET.replace(f' {ATTRIBUTE}="widget"', ""))
     text = indexed_text(mark(WIDGET))
     assert "needs JavaScript" not in text and "Prose." in text
+
+
+@pytest.mark.parametrize("partial", sorted(p.name for p in PARTIALS.glob("*.md")))
+def test_each_widget_stand_in_of_the_partials_is_marked(partial: str) -> None:
+    """A container of stand-in text (``markdown="0"``) carries the attribute; one that holds
+    prose (the practice section, ``markdown``) does not, nor a container of its own tag."""
+    text = (PARTIALS / partial).read_text(encoding="utf-8")
+    for tag in re.findall(r"<div [^>]*\bdata-(?:widget|step)=[^>]*>", text):
+        stand_in = 'markdown="0"' in tag
+        assert (f'{ATTRIBUTE}="widget"' in tag) == stand_in, f"{partial}: {tag}"
+    assert not re.search(rf'{ATTRIBUTE}="widget"[^>]*>\s*<div\b', text), partial
 
 
 def test_a_widget_around_prose_keeps_the_prose_and_loses_its_stand_ins() -> None:
@@ -99,18 +112,10 @@ def test_a_widget_around_prose_keeps_the_prose_and_loses_its_stand_ins() -> None
     assert "The editor needs JavaScript" not in page
 
 
-def test_a_container_holding_its_own_tag_is_marked_one_level_down() -> None:
-    """Material compares elements by tag: a nested <div> would end a marked <div>'s exclusion."""
+def test_a_marked_element_must_not_hold_its_own_tag() -> None:
+    """Material compares elements by tag: a nested <div> ends a marked <div>'s exclusion."""
     naive = NESTED.replace('data-step="01_x"', f'data-step="01_x" {ATTRIBUTE}="widget"', 1)
-    assert "two" in indexed_text(naive), "Material's parser no longer ends it early: simplify"
-    text = indexed_text(mark(NESTED))
-    assert "one" not in text and "two" not in text and "Prose." in text
-
-
-def test_void_elements_and_the_page_own_marks() -> None:
-    html = f'<p>a<br>b<img src="x.svg" alt="y"></p><pre {ATTRIBUTE}="mine">c</pre>'
-    assert mark(html) == html  # nothing to add: the <pre> is marked already
-    assert mark("<p>x<br/>y</p><pre>z</pre>") == f'<p>x<br/>y</p><pre {ATTRIBUTE}="code">z</pre>'
+    assert "two" in indexed_text(naive), "Material's parser no longer ends it early"
 
 
 def test_mark_names_a_bad_argument() -> None:
@@ -124,6 +129,7 @@ def test_each_lesson_keeps_its_prose_and_loses_its_code(page: str) -> None:
     before, after = indexed_text(html), indexed_text(mark(html))
     assert len(after) < 0.85 * len(before), f"{page}: the index text shrank only a little"
     assert "<pre>" in before and "<pre>" not in after
+    assert "needs JavaScript" not in after, f"{page}: a widget's stand-in text is indexed"
     for heading in re.findall(r"^## (.+)$", (ROOT / "docs" / page).read_text("utf-8"), re.M):
         first_words = " ".join(heading.split()[:2])
         assert first_words in after, f"{page}: {heading!r} no longer searchable"
@@ -157,68 +163,3 @@ def test_no_page_ships_the_attribute() -> None:
     pages = sorted(SITE.rglob("*.html"))
     assert pages
     assert not [p for p in pages if ATTRIBUTE in p.read_text(encoding="utf-8")]
-
-
-class ReferenceTree(HTMLParser):
-    """The oracle: the standard library's HTML parser, nesting elements the same way."""
-
-    def __init__(self, source: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = _Element("#root", "", 0)
-        self._open = [self.root]
-        self._starts = [0] + [m.end() for m in re.finditer("\n", source)]
-
-    def _add(self, tag: str, attrs: list[tuple[str, str | None]]) -> _Element:
-        line, column = self.getpos()
-        el = _Element(tag, "", self._starts[line - 1] + column + 1 + len(tag))
-        el.attrs = dict(reversed(attrs))  # the parser's own reading of the attributes
-        self._open[-1].children.append(el)
-        return el
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        el = self._add(tag, attrs)
-        if tag not in _VOID:
-            self._open.append(el)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._add(tag, attrs)
-
-    def handle_endtag(self, tag: str) -> None:
-        for depth in range(len(self._open) - 1, 0, -1):
-            if self._open[depth].tag == tag:
-                del self._open[depth:]
-                return
-
-
-def reference_tree(html: str) -> _Element:
-    parser = ReferenceTree(html)
-    parser.feed(html)
-    parser.close()
-    return parser.root
-
-
-def nesting(el: _Element, depth: int = 0) -> list[tuple[int, str, int, dict[str, str | None]]]:
-    """Every element in document order: its depth, tag, offset and attributes."""
-    found = [(depth, el.tag, el.name_end, el.attrs)]
-    for child in el.children:
-        found.extend(nesting(child, depth + 1))
-    return found
-
-
-TRICKY = (
-    '<DIV Class="highlight" title="a > b"><!-- <div> in a comment --><pre>x</pre></DIV>\n'
-    "<script>if (a < b) { document.write('<div>'); }</script>\n"
-    '<p>One<br/>two<img src=x.png alt="it\'s"> <span data-step=01_x>s</span></p></p>\n'
-    "<style>p > a { color: red }</style><div data-widget=explorer><div>in</div></div>"
-)
-
-
-@pytest.mark.parametrize("page", [p.source for p in site.PAGES if not p.is_notebook])
-def test_the_tags_nest_as_the_standard_parser_nests_them(page: str) -> None:
-    html = rendered(page)
-    assert nesting(_tree(html)) == nesting(reference_tree(html))
-
-
-def test_comments_raw_text_and_quoted_angles_nest_as_the_standard_parser_nests_them() -> None:
-    assert nesting(_tree(TRICKY)) == nesting(reference_tree(TRICKY))
-    assert mark(TRICKY).count(ATTRIBUTE) == 3  # the fence, the span widget, the inner div

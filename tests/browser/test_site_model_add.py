@@ -68,7 +68,7 @@ export function mount(box, data) {
 """
 
 PARTIAL = """\
-<div class="widget throwaway" data-widget="throwaway" markdown="0">
+<div class="widget throwaway" data-widget="throwaway" data-search-exclude="widget" markdown="0">
 <p class="widget__loading">The throwaway widget loads here (it needs JavaScript).</p>
 </div>
 """
