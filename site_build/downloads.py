@@ -45,7 +45,8 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
     """The ``attention_ref`` wheel of the repository at ``root``, built or from ``cache_dir``.
 
     Built as ``make dist`` builds it (``uv build``, no build isolation: no network) from a
-    copy of :data:`DIST_INPUTS`, and cached under a hash of their paths and bytes. Raises
+    copy of :data:`DIST_INPUTS`, and cached under a hash of their paths and bytes and of
+    ``SOURCE_DATE_EPOCH`` (the dates in the zip). Raises
     ``FileNotFoundError`` if an input is missing, ``RuntimeError`` if the build fails.
     """
     inputs: list[Path] = []
@@ -59,8 +60,9 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
             raise FileNotFoundError(f"{name}: missing, the distribution is built from it")
     inputs.sort()
     parts = [b for p in inputs for b in (p.relative_to(root).as_posix().encode(), p.read_bytes())]
+    epoch = os.environ.get("SOURCE_DATE_EPOCH") or DEFAULT_EPOCH  # the zip's file dates
     cache = ContentCache(cache_dir)
-    target = cache.path("wheel", content_key(data=parts))
+    target = cache.path("wheel", content_key(meta={"epoch": epoch}, data=parts))
     cached = sorted(target.glob("*.whl"))
     if len(cached) == 1:
         return cached[0]
@@ -71,7 +73,6 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
             dest = src / path.relative_to(root)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
-        epoch = os.environ.get("SOURCE_DATE_EPOCH") or DEFAULT_EPOCH
         env = {**os.environ, "SOURCE_DATE_EPOCH": epoch}
         command = [uv_command(), "build", "--quiet", "--no-build-isolation"]
         command += ["--python", sys.executable, "--out-dir", str(staged), str(src)]

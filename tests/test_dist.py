@@ -141,6 +141,18 @@ def test_the_sites_wheel_is_the_dist_wheel_and_is_cached(dist: Path, tmp_path: P
     assert site_wheel.stat().st_mtime_ns == mtime, "a second build must come from the cache"
 
 
+def test_the_sites_wheel_is_dated_by_source_date_epoch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm cache must not hand out a wheel dated by another epoch (the zip's dates)."""
+    dates = {}
+    for epoch, day in (("1767225600", (2026, 1, 1)), ("1798761600", (2027, 1, 1))):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+        with zipfile.ZipFile(downloads.build_wheel(ROOT, tmp_path)) as wheel:
+            dates[epoch] = {info.date_time[:3] for info in wheel.infolist()}
+        assert dates[epoch] == {day}, epoch  # midnight UTC of each day: worked out by hand
+
+
 def _installed_files(python: Path) -> dict[str, str]:
     purelib = run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], python.parent
