@@ -25,6 +25,7 @@ import attention_ref as ar
 from site_build import drawing as D
 from site_build import experiments as E
 from site_build import figures as F
+from testbed.claims import claim
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTIAL = (ROOT / "docs" / "partials" / "figures.md").read_text(encoding="utf-8")
@@ -66,8 +67,6 @@ def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: E.Spread) -> 
     # For X = q·k with d standard-normal products: E[X²] = d and E[X⁴] = 3d² + 6d, so the
     # sample variance of n draws has relative standard error sqrt((2 + 6/d) / n).
     # Five standard errors: a correct implementation fails about once in 10⁵ seeds.
-    from testbed.claims import claim
-
     claim(
         "attention.md",
         r"unscaled, on the line \(\operatorname{Var} = d_k\) (the pale band); divided by "
@@ -82,8 +81,6 @@ def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: E.Spread) -> 
 
 
 def test_unscaled_softmax_saturates_as_d_k_grows(saturation: E.Saturation) -> None:
-    from testbed.claims import claim
-
     claim("attention.md", r"Unscaled, they head for 1 and 0 as \(d_k\) grows")
     top, h = saturation.max_unscaled, saturation.entropy_unscaled
     # Means of 512 queries: the standard error is below 0.02, so steps of -0.03 would be real.
@@ -140,8 +137,6 @@ def test_saturation_alt_text_ranges_are_the_data_rounded(saturation: E.Saturatio
     top, h = saturation.max_scaled[1:], saturation.entropy_scaled[1:]
     uniform = math.log(saturation.n_keys)  # 16 equal weights of 1/16: -16 (1/16) ln(1/16)
     assert abs(uniform - 4 * math.log(2)) < 1e-12
-    from testbed.claims import claim
-
     claim("attention.md", r"(in nats: 0 when one key takes all, \(\ln 16\) when all 16 share")
     assert float(ar.entropy(np.eye(16)[3])) == 0.0  # one key takes all
     assert abs(float(ar.entropy(np.full(16, 1 / 16))) - uniform) < 1e-12  # 16 equal shares
@@ -162,8 +157,6 @@ def alt_texts(figure: str) -> list[str]:
 
 
 def test_captions_state_the_parameters_used() -> None:
-    from testbed.claims import claim
-
     claim("attention.md", "The sample variance of 4096 dot products of independent")
     claim("attention.md", "512 random queries, each over 16 random keys.")
     claim(

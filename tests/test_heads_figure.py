@@ -30,6 +30,7 @@ from site_build import head_roles as R
 from site_build import heads_figure as H
 from site_build import heatmap_data as HD
 from site_build.drawing import PALETTES
+from testbed.claims import cited, claim
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTIAL_PATH = ROOT / "docs" / "partials" / "heads_figure.md"
@@ -134,8 +135,6 @@ def test_a_c_head_here_is_a_cls_head(roles: dict[str, Any]) -> None:
 
 
 def test_the_note_cites_where_sinks_were_seen() -> None:
-    from testbed.claims import cited
-
     cited(
         "self-attention.md",
         "Heads that park on one token, attention sinks, are seen in many trained transformers"
@@ -371,8 +370,6 @@ def test_frames_drawn_match_the_roles(
 def test_the_caption_counts_the_heads_of_each_role(roles: dict[str, Any]) -> None:
     """The caption's counts per letter, and the 16 tokens of its rows, from the data."""
     from collections import Counter
-
-    from testbed.claims import claim
 
     claim("self-attention.md", "Here 34 heads are C, 1 is P, 0 are S, 1 is N and 36 are mixed.")
     claim("self-attention.md", "rows are the 16 tokens as queries, columns the same tokens")
