@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from site_build.cache import ContentCache, content_key
+from site_build.widget_data import compact_json
 
 EXPORT_DIR = "assets/minilm"
 MANIFEST_PATH = f"{EXPORT_DIR}/manifest.json"
@@ -153,7 +154,7 @@ def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
         )
     record["truncation"] = None
     record["padding"] = None
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return compact_json(record).encode("utf-8")
 
 
 def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[str, bytes]:
@@ -210,8 +211,7 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
             "shards": shards,
         },
     }
-    text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
-    files[MANIFEST_PATH] = text.encode("utf-8") + b"\n"
+    files[MANIFEST_PATH] = (compact_json(manifest, sort_keys=True) + "\n").encode("utf-8")
     return files
 
 
