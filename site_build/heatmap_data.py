@@ -11,8 +11,6 @@ Examples
 ('attention_ref.minilm', ['tired', 'wide'])
 >>> record["weights_sha256"] == read_record()["weights_sha256"]
 True
->>> HEATMAP_JSON_PATH
-'assets/data/it_attention.json'
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from site_build.cache import ContentCache, content_key
@@ -262,10 +262,7 @@ class Renderer:
         node = shutil.which(self.node)
         if node is None:
             raise KatexError(f"{self.node!r} not found: node is needed to typeset formulas")
-        request = {
-            "options": KATEX_OPTIONS,
-            "formulas": [{"tex": f.tex, "display": f.display} for f in formulas],
-        }
+        request = {"options": KATEX_OPTIONS, "formulas": [asdict(f) for f in formulas]}
         self.node_calls += 1
         proc = subprocess.run(
             [node, str(SCRIPT)],

@@ -1,12 +1,9 @@
 """all-MiniLM-L6-v2 for the browser: float16 weights, word-embedding shards, tokenizer, manifest.
 
-Under :data:`EXPORT_DIR`: one file per group of encoder weights (``embeddings``,
-``layer-0`` ... ``layer-5``; each array float16, little-endian, C order, in the weights
-file's layout, one after the other), the word-embedding table in shards of
-:data:`SHARD_ROWS` rows by token id (a sentence fetches only its ids' shards), the
-``tokenizer.json`` without padding or truncation, and ``manifest.json`` with the shapes,
-offsets, sizes and SHA-256 of all. Every other file is named by its content, so it can be
-cached for ever and a corrupt copy is detected.
+Under :data:`EXPORT_DIR`: one file per group of weights (``embeddings``, ``layer-0``...;
+float16 arrays one after the other), the word table in shards of :data:`SHARD_ROWS` rows
+(a sentence fetches only its ids' shards), the tokenizer, and ``manifest.json`` with the
+shapes, offsets, sizes and SHA-256 of all; the other files are named by their content.
 
 Examples
 --------

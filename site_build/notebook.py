@@ -20,7 +20,7 @@ import json
 import platform
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -256,16 +256,11 @@ _NESTED = ("media", "supports", "layer")  # at-rules whose block holds rules
 
 @dataclass
 class Rule:
-    """A style rule (``prelude`` is the selector list), or an at-rule."""
+    """A style rule (``prelude`` is the selector list), or an at-rule (``@...``)."""
 
     prelude: str
     declarations: str | None = None  # style rules and at-rules holding declarations
-    children: list[Rule] = field(default_factory=list)  # @media, @supports, @layer
-    at: bool = False
-
-    @property
-    def nested(self) -> bool:
-        return self.at and self.prelude.split(" ")[0][1:].lower() in _NESTED
+    children: list[Rule] | None = None  # the rules of @media, @supports, @layer
 
 
 def page_names(html: str) -> tuple[set[str], set[str]]:
@@ -304,12 +299,12 @@ def _rule(node: Any) -> Rule:
         return Rule(prelude, tinycss2.serialize(node.content).strip())
     prelude = f"@{node.at_keyword} {prelude}".strip()
     if node.content is None:  # a statement such as @charset or @import
-        return Rule(prelude, at=True)
+        return Rule(prelude)
     if node.lower_at_keyword in _NESTED:
         inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
         children = [_rule(n) for n in inner if n.type in ("qualified-rule", "at-rule")]
-        return Rule(prelude, children=children, at=True)
-    return Rule(prelude, tinycss2.serialize(node.content).strip(), at=True)
+        return Rule(prelude, children=children)
+    return Rule(prelude, tinycss2.serialize(node.content).strip())
 
 
 def _declarations(text: str) -> list[tuple[str, str]]:
@@ -353,11 +348,11 @@ def can_match(selector: str, classes: set[str], ids: set[str]) -> bool:
 def _keep(rules: Iterable[Rule], classes: set[str], ids: set[str]) -> list[Rule]:
     kept = []
     for rule in rules:
-        if rule.nested:
+        if rule.children is not None:
             children = _keep(rule.children, classes, ids)
             if children:
-                kept.append(Rule(rule.prelude, None, children, True))
-        elif rule.at:
+                kept.append(Rule(rule.prelude, children=children))
+        elif rule.prelude.startswith("@"):
             if not rule.prelude.lower().startswith("@charset"):
                 kept.append(rule)
         elif selectors := [s for s in _split_selectors(rule.prelude) if can_match(s, classes, ids)]:
@@ -378,7 +373,7 @@ def used_properties(rules: list[Rule]) -> set[str]:
     stack = list(rules)
     while stack:
         rule = stack.pop()
-        stack += rule.children
+        stack += rule.children or []
         for name, value in _declarations(rule.declarations or ""):
             if name.startswith("--"):
                 defs.setdefault(name, []).append(value)
@@ -404,11 +399,11 @@ def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
     """
     parts = []
     for rule in rules:
-        if rule.nested:
+        if rule.children is not None:
             parts.append(f"{rule.prelude}{{{serialize(rule.children, used)}}}")
         elif rule.declarations is None:
             parts.append(f"{rule.prelude};")
-        elif rule.at or used is None:
+        elif rule.prelude.startswith("@") or used is None:
             parts.append(f"{rule.prelude}{{{rule.declarations}}}")
         elif kept := [
             f"{name}:{value}"
