@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from attention_ref.induction import LAYERS, LETTERS, START, VOCAB, param_names
+from site_build.widget_data import compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS_JSON = ROOT / "data" / "induction_weights.json"
@@ -52,4 +53,4 @@ def generate_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def generate_json() -> str:
     """:func:`generate_data` as compact JSON."""
-    return json.dumps(generate_data(), separators=(",", ":"))
+    return compact_json(generate_data())

@@ -11,8 +11,6 @@ Examples
 ('attention_ref.minilm', ['tired', 'wide'])
 >>> record["weights_sha256"] == read_record()["weights_sha256"]
 True
->>> HEATMAP_JSON_PATH
-'assets/data/it_attention.json'
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ import numpy as np
 
 import attention_ref
 from site_build.cache import ContentCache, content_key
+from site_build.widget_data import compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -150,8 +149,7 @@ def compute_record() -> dict[str, Any]:
 @functools.cache
 def _cached_record(key: str, cache_dir: Path) -> str:
     def make() -> dict[str, bytes]:
-        text = json.dumps(compute_record(), ensure_ascii=False, separators=(",", ":"))
-        return {".json": (text + "\n").encode("utf-8")}
+        return {".json": (compact_json(compute_record()) + "\n").encode("utf-8")}
 
     return ContentCache(cache_dir).get("it_attention", key, [".json"], make)[".json"].decode()
 

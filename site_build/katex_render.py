@@ -4,7 +4,9 @@ r"""Typeset the formulas of the built pages with KaTeX, so the browser runs no K
 ``class="arithmatex"`` elements) and the ``$...$`` and ``$$...$$`` of mkdocs-jupyter's
 Markdown cells (not inside ``<code>``/``<pre>``, nor "costs $5 and $2", as in Pandoc);
 :class:`Renderer` typesets them in one ``node`` run (``katex_render.mjs``), cached per
-formula; :func:`substitute` puts the HTML inside arithmatex's wrapper.
+formula; :func:`substitute` puts the HTML inside arithmatex's wrapper. :func:`subset_fonts`
+cuts KaTeX's woff2 fonts to the characters of the formulas' visible HTML (not the hidden
+MathML); the woff and ttf files stay whole: a browser that reads woff2 never asks for them.
 
 Examples
 --------
@@ -18,16 +20,16 @@ Examples
 from __future__ import annotations
 
 import html as html_lib
+import io
 import json
 import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from site_build.cache import ContentCache, content_key
-from site_build.font_subset import element_insides, subset_fonts
 from site_build.vendor import KATEX_DEST
 
 #: KaTeX options of every formula: a bad formula is an error, not red text; MathML for
@@ -39,6 +41,9 @@ SCRIPT = Path(__file__).with_name("katex_render.mjs")
 #: The fonts a page preloads when its first screen (up to the first ``<h2``) shows a
 #: formula, so that its text is not laid out in a fallback font first and then shifted.
 FIRST_SCREEN_FONTS = ("fonts/KaTeX_Main-Regular.woff2", "fonts/KaTeX_Math-Italic.woff2")
+#: The characters every font keeps: KaTeX's stylesheet writes an equation number's
+#: parentheses itself; and the space.
+ALWAYS = frozenset("() 0123456789")
 
 # arithmatex's generic output (the TeX holds no tag: < is written &lt;).
 _ARITHMATEX = re.compile(
@@ -49,6 +54,7 @@ _ARITHMATEX = re.compile(
 _ARITHMATEX_OPEN = re.compile(r'<(?:span|div) class="arithmatex">')
 _NOTEBOOK_CELL = re.compile(r'<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>')
 _TAG = re.compile(r"<[^>]*>")
+_VISIBLE = re.compile(r'<span class="katex-html"[^>]*>')
 _VERBATIM = re.compile(r"<(/?)(code|pre)\b", re.IGNORECASE)
 # $$...$$ (display) or $...$ (inline: no space inside either dollar, no digit after it).
 _DOLLARS = re.compile(
@@ -67,6 +73,30 @@ class Formula:
 
 class KatexError(ValueError):
     """KaTeX rejected formulas, or could not run; the message names each formula."""
+
+
+def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple[int, int]]:
+    """(start, end) of the inside of every element whose start tag matches ``opening``,
+    up to its own ``</tag>``; ``ValueError`` for an element that is never closed.
+
+    Examples
+    --------
+    >>> page = '<p><span class="k"><span>a</span>b</span>c</p>'
+    >>> [page[s:e] for s, e in element_insides(page, re.compile('<span class="k">'), "span")]
+    ['<span>a</span>b']
+    """
+    tags = re.compile(rf"<{tag}\b[^>]*>|</{tag}\s*>")
+    spans = []
+    for start in opening.finditer(page):
+        depth = 1
+        for found in tags.finditer(page, start.end()):
+            depth += -1 if found.group().startswith("</") else 1
+            if depth == 0:
+                spans.append((start.end(), found.start()))
+                break
+        else:
+            raise ValueError(f"<{tag}> at character {start.start()} has no closing </{tag}>")
+    return spans
 
 
 def _formula(match: re.Match[str]) -> Formula:  # of _ARITHMATEX or _DOLLARS
@@ -232,10 +262,7 @@ class Renderer:
         node = shutil.which(self.node)
         if node is None:
             raise KatexError(f"{self.node!r} not found: node is needed to typeset formulas")
-        request = {
-            "options": KATEX_OPTIONS,
-            "formulas": [{"tex": f.tex, "display": f.display} for f in formulas],
-        }
+        request = {"options": KATEX_OPTIONS, "formulas": [asdict(f) for f in formulas]}
         self.node_calls += 1
         proc = subprocess.run(
             [node, str(SCRIPT)],
@@ -301,3 +328,67 @@ class PageMath:
             dest = site / KATEX_DEST / "fonts" / name
             if not dest.is_file() or dest.read_bytes() != blob:
                 dest.write_bytes(blob)
+
+
+def katex_characters(page: str) -> set[str]:
+    """Every character drawn in the page's typeset formulas (their visible HTML).
+
+    Examples
+    --------
+    >>> page = ('<p>x</p><span class="katex"><span class="katex-mathml"><math>'
+    ...         '<mi>q</mi></math></span><span class="katex-html" aria-hidden="true">'
+    ...         '<span class="base"><span class="mord mathnormal">k</span>'
+    ...         '<span class="mrel">&#x2208;</span></span></span></span> after')
+    >>> sorted(katex_characters(page))
+    ['k', '∈']
+    """
+    found: set[str] = set()
+    for start, end in element_insides(page, _VISIBLE, "span"):
+        found.update(html_lib.unescape(_TAG.sub("", page[start:end])))
+    found.discard("\n")
+    return found
+
+
+def subset_woff2(font: bytes, characters: Iterable[str]) -> bytes:
+    """The woff2 ``font`` with only the glyphs of ``characters`` (others are ignored);
+    layout features and names kept, no timestamp rewritten (same input, same bytes)."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.notdef_outline = True
+    ttf = TTFont(io.BytesIO(font), recalcTimestamp=False)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(ord(c) for c in set(characters)))
+    subsetter.subset(ttf)
+    out = io.BytesIO()
+    ttf.flavor = "woff2"
+    ttf.save(out)
+    return out.getvalue()
+
+
+def subset_fonts(
+    pages: Iterable[str], fonts: Iterable[Path], cache: ContentCache
+) -> dict[str, bytes]:
+    """Each woff2 file of ``fonts``, by file name, cut down to the pages' characters;
+    cached by the characters, the fonts' bytes and fontTools' version."""
+    import fontTools
+
+    fonts = sorted(fonts)
+    found = set(ALWAYS).union(*(katex_characters(page) for page in pages))
+    characters = "".join(sorted(found))
+    key = content_key(
+        meta={"fontTools": fontTools.version, "flavor": "woff2"},
+        files=fonts,
+        data=[characters.encode("utf-8")],
+    )
+    cut = cache.get(
+        "katex-fonts",
+        key,
+        ["-" + f.name for f in fonts],
+        lambda: {"-" + f.name: subset_woff2(f.read_bytes(), characters) for f in fonts},
+    )
+    return {suffix[1:]: blob for suffix, blob in cut.items()}

@@ -1,12 +1,9 @@
 """all-MiniLM-L6-v2 for the browser: float16 weights, word-embedding shards, tokenizer, manifest.
 
-Under :data:`EXPORT_DIR`: one file per group of encoder weights (``embeddings``,
-``layer-0`` ... ``layer-5``; each array float16, little-endian, C order, in the weights
-file's layout, one after the other), the word-embedding table in shards of
-:data:`SHARD_ROWS` rows by token id (a sentence fetches only its ids' shards), the
-``tokenizer.json`` without padding or truncation, and ``manifest.json`` with the shapes,
-offsets, sizes and SHA-256 of all. Every other file is named by its content, so it can be
-cached for ever and a corrupt copy is detected.
+Under :data:`EXPORT_DIR`: one file per group of weights (``embeddings``, ``layer-0``...;
+float16 arrays one after the other), the word table in shards of :data:`SHARD_ROWS` rows
+(a sentence fetches only its ids' shards), the tokenizer, and ``manifest.json`` with the
+shapes, offsets, sizes and SHA-256 of all; the other files are named by their content.
 
 Examples
 --------
@@ -32,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from site_build.cache import ContentCache, content_key
+from site_build.widget_data import compact_json
 
 EXPORT_DIR = "assets/minilm"
 MANIFEST_PATH = f"{EXPORT_DIR}/manifest.json"
@@ -153,7 +151,7 @@ def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
         )
     record["truncation"] = None
     record["padding"] = None
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return compact_json(record).encode("utf-8")
 
 
 def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[str, bytes]:
@@ -210,8 +208,7 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
             "shards": shards,
         },
     }
-    text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
-    files[MANIFEST_PATH] = text.encode("utf-8") + b"\n"
+    files[MANIFEST_PATH] = (compact_json(manifest, sort_keys=True) + "\n").encode("utf-8")
     return files
 
 

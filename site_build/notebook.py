@@ -1,11 +1,7 @@
-"""The notebook page and its download, as the build makes them.
-
-:func:`to_ipynb` makes the ``.ipynb`` a reader downloads from a jupytext percent source;
-:func:`key_jupyter_cache` keys mkdocs-jupyter's cache by what the notebook imports;
-:func:`polish_page` gives the page stable cell ids and keyboard-reachable code cells;
-:func:`slim_page` drops the styles and scripts the page does not use (nbconvert inlines
-about 570 KB of JupyterLab CSS: :func:`prune` keeps what the markup can use, read with
-tinycss2) and moves its base64 images into files.
+"""The notebook page and its download: the ``.ipynb`` (:func:`to_ipynb`), mkdocs-jupyter's
+cache keyed by what the notebook imports, stable cell ids, and the page without the styles
+and scripts it does not use (nbconvert inlines about 570 KB of JupyterLab CSS: :func:`prune`
+keeps what the markup can use) and with its base64 images in files (:func:`slim_page`).
 
 Examples
 --------
@@ -19,11 +15,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import html as html_lib
+import itertools
 import json
 import platform
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -38,8 +35,6 @@ NOTEBOOK_ENTRY = re.compile(r"notebook-[0-9a-f]+")
 #: The JupyterLab stylesheet declares its variables on this wrapper class.
 JUPYTER_CSS_MARK = ".jupyter-wrapper{"
 MERMAID_MARKUP = ("jp-Mermaid", "language-mermaid", 'class="mermaid')
-#: The code whose output :func:`slim_page` caches: a change to it is a cache miss.
-_SLIM_CODE = (Path(__file__),)
 
 _CELL_ID = re.compile(r'id="cell-id=[^"]*"')
 _CODE_SCROLLER = re.compile(r'<div class="highlight-ipynb( [^"]*)?"(?! tabindex)')
@@ -56,9 +51,8 @@ _PX_PER = {b"px": 1.0, b"pt": 4 / 3, b"in": 96.0, b"cm": 96 / 2.54, b"mm": 96 / 
 
 def to_ipynb(source: str) -> str:
     """A jupytext percent notebook as ``.ipynb`` text: no outputs, cell ids ``cell-0``,
-    ``cell-1``..., no jupytext metadata (the same bytes at every build).
-
-    Raises ``ValueError`` if ``source`` holds no cell."""
+    ``cell-1``..., no jupytext metadata (the same bytes at every build); ``ValueError`` if
+    ``source`` holds no cell."""
     nb = jupytext.reads(source, fmt="py:percent")
     if not nb.cells:
         raise ValueError("the notebook source holds no cell")
@@ -74,24 +68,10 @@ def ipynb_of(source: Path) -> str:
     return to_ipynb(source.read_text(encoding="utf-8"))
 
 
-def environment_key(sources: Iterable[Path], versions: Mapping[str, str]) -> str:
-    """SHA-256 of the bytes of ``sources`` and of ``versions`` (e.g. ``{"numpy": "2.4.6"}``).
-
-    Examples
-    --------
-    >>> environment_key([], {"numpy": "2.4"}) == environment_key([], {"numpy": "2.5"})
-    False
-    """
-    return content_key(meta=dict(versions), files=sources)
-
-
 def key_jupyter_cache(config: Any, root: Path) -> None:
     """Move mkdocs-jupyter's ``cache_dir`` into an entry keyed by ``attention_ref`` and the
-    library versions.
-
-    mkdocs-jupyter keys its cache by the notebook's bytes only: an edit to
-    ``attention_ref`` would serve old outputs. Called again, the folders do not nest.
-    """
+    library versions (its own key, the notebook's bytes, would serve old outputs after an
+    edit to ``attention_ref``). Called again, the folders do not nest."""
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is None or not plugin.config["cache"]:
         return
@@ -104,15 +84,13 @@ def key_jupyter_cache(config: Any, root: Path) -> None:
         "numpy": version("numpy"),
         "matplotlib": version("matplotlib"),
     }
-    key = environment_key(sorted((root / "attention_ref").glob("*.py")), versions)
+    key = content_key(meta=versions, files=sorted((root / "attention_ref").glob("*.py")))
     plugin.config["cache_dir"] = str(ContentCache(base).folder_for("notebook", key))
 
 
 def polish_page(html: str) -> str:
-    """Number the ``cell-id`` attributes in order; give code cells ``tabindex="0"``.
-
-    A region that scrolls must be focusable, or keyboard users cannot scroll it
-    (WCAG 2.1.1).
+    """Number the ``cell-id`` attributes in order; give code cells ``tabindex="0"`` (a region
+    that scrolls must be focusable, or keyboard users cannot scroll it: WCAG 2.1.1).
 
     Examples
     --------
@@ -121,7 +99,7 @@ def polish_page(html: str) -> str:
     >>> polish_page('<div class="highlight-ipynb hl-python"><pre>')
     '<div class="highlight-ipynb hl-python" tabindex="0"><pre>'
     """
-    counter = iter(range(1 << 30))
+    counter = itertools.count()
     html = _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
     return _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)
 
@@ -257,7 +235,7 @@ def slim_page(html: str, cache_dir: Path) -> tuple[str, dict[str, bytes]]:
         encoded = {name: base64.b64encode(data).decode() for name, data in images.items()}
         return {".html": slim_html.encode(), ".images.json": json.dumps(encoded).encode()}
 
-    key = content_key(files=_SLIM_CODE, data=[html.encode()])
+    key = content_key(files=[Path(__file__)], data=[html.encode()])
     found = ContentCache(cache_dir).get("notebook-page", key, [".html", ".images.json"], make)
     images = json.loads(found[".images.json"])
     return found[".html"].decode(), {name: base64.b64decode(b) for name, b in images.items()}
@@ -278,16 +256,11 @@ _NESTED = ("media", "supports", "layer")  # at-rules whose block holds rules
 
 @dataclass
 class Rule:
-    """A style rule (``prelude`` is the selector list), or an at-rule."""
+    """A style rule (``prelude`` is the selector list), or an at-rule (``@...``)."""
 
     prelude: str
     declarations: str | None = None  # style rules and at-rules holding declarations
-    children: list[Rule] = field(default_factory=list)  # @media, @supports, @layer
-    at: bool = False
-
-    @property
-    def nested(self) -> bool:
-        return self.at and self.prelude.split(" ")[0][1:].lower() in _NESTED
+    children: list[Rule] | None = None  # the rules of @media, @supports, @layer
 
 
 def page_names(html: str) -> tuple[set[str], set[str]]:
@@ -326,12 +299,12 @@ def _rule(node: Any) -> Rule:
         return Rule(prelude, tinycss2.serialize(node.content).strip())
     prelude = f"@{node.at_keyword} {prelude}".strip()
     if node.content is None:  # a statement such as @charset or @import
-        return Rule(prelude, at=True)
+        return Rule(prelude)
     if node.lower_at_keyword in _NESTED:
         inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
         children = [_rule(n) for n in inner if n.type in ("qualified-rule", "at-rule")]
-        return Rule(prelude, children=children, at=True)
-    return Rule(prelude, tinycss2.serialize(node.content).strip(), at=True)
+        return Rule(prelude, children=children)
+    return Rule(prelude, tinycss2.serialize(node.content).strip())
 
 
 def _declarations(text: str) -> list[tuple[str, str]]:
@@ -341,13 +314,6 @@ def _declarations(text: str) -> list[tuple[str, str]]:
         for d in nodes
         if d.type == "declaration"
     ]
-
-
-def walk(rules: Iterable[Rule]) -> Iterable[Rule]:
-    """Every rule of ``rules`` and of the blocks nested in them."""
-    for rule in rules:
-        yield rule
-        yield from walk(rule.children)
 
 
 def _split_selectors(prelude: str) -> list[str]:
@@ -382,11 +348,11 @@ def can_match(selector: str, classes: set[str], ids: set[str]) -> bool:
 def _keep(rules: Iterable[Rule], classes: set[str], ids: set[str]) -> list[Rule]:
     kept = []
     for rule in rules:
-        if rule.nested:
+        if rule.children is not None:
             children = _keep(rule.children, classes, ids)
             if children:
-                kept.append(Rule(rule.prelude, None, children, True))
-        elif rule.at:
+                kept.append(Rule(rule.prelude, children=children))
+        elif rule.prelude.startswith("@"):
             if not rule.prelude.lower().startswith("@charset"):
                 kept.append(rule)
         elif selectors := [s for s in _split_selectors(rule.prelude) if can_match(s, classes, ids)]:
@@ -404,7 +370,10 @@ def used_properties(rules: list[Rule]) -> set[str]:
     """
     defs: dict[str, list[str]] = {}
     used: set[str] = set()
-    for rule in walk(rules):
+    stack = list(rules)
+    while stack:
+        rule = stack.pop()
+        stack += rule.children or []
         for name, value in _declarations(rule.declarations or ""):
             if name.startswith("--"):
                 defs.setdefault(name, []).append(value)
@@ -430,11 +399,11 @@ def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
     """
     parts = []
     for rule in rules:
-        if rule.nested:
+        if rule.children is not None:
             parts.append(f"{rule.prelude}{{{serialize(rule.children, used)}}}")
         elif rule.declarations is None:
             parts.append(f"{rule.prelude};")
-        elif rule.at or used is None:
+        elif rule.prelude.startswith("@") or used is None:
             parts.append(f"{rule.prelude}{{{rule.declarations}}}")
         elif kept := [
             f"{name}:{value}"

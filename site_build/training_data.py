@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from attention_ref.induction import LETTERS, START
+from site_build.widget_data import compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_JSON = ROOT / "data" / "induction_run.json"
@@ -79,4 +80,4 @@ def training_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def training_json() -> str:
     """:func:`training_data` as compact JSON."""
-    return json.dumps(training_data(), separators=(",", ":"))
+    return compact_json(training_data())

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 import attention_ref
-from site_build.worked_example import WorkedExample, read
+from site_build.worked_example import WorkedExample, as_floats, read
 
 EXPLORER_JSON_PATH = "assets/data/explorer.json"
 #: Decimal places the widget shows for each kind of number.
@@ -41,21 +40,15 @@ NEAR_VALUE = 1
 NEAR_WITHIN = 0.25
 DOUBLE_FACTOR = 2.0
 
-#: The seeded d_k experiment: how many keys, the seed, the default d_k.
+#: The seeded d_k experiment: the slider's stops (1, 2, 4, ... 1024), how many keys, the
+#: seed, the default d_k (one of the stops).
+DK_STOPS = [1 << e for e in range(11)]
 DK_KEYS = 8
 DK_SEED = 1
 DK_DEFAULT = 64
 
 
-def _floats(a: Any) -> list[Any]:
-    return np.asarray(a, dtype=np.float64).tolist()  # type: ignore[no-any-return]
-
-
-def worked_example(
-    q: Sequence[float] | None = None,
-    keys: Sequence[Sequence[float]] | None = None,
-    values: Sequence[Sequence[float]] | None = None,
-) -> dict[str, Any]:
+def worked_example(example: WorkedExample | None = None) -> dict[str, Any]:
     """Inputs and every step of one query's attention (by default the lesson's).
 
     Returns ``q``, ``keys``, ``values``, ``d_k``, ``scale`` and the steps ``scores``,
@@ -64,34 +57,30 @@ def worked_example(
 
     Examples
     --------
-    >>> ex = worked_example(q=[2, 0], keys=[[1, 0], [0, 1]], values=[[1, 0], [0, 1]])
+    >>> made_up = WorkedExample(q=[2, 0], keys=[[1, 0], [0, 1]], values=[[1, 0], [0, 1]])
+    >>> ex = worked_example(made_up)
     >>> ex["d_k"], ex["scores"], [round(x, 3) for x in ex["weights"]]
     (2, [2.0, 0.0], [0.804, 0.196])
-    >>> worked_example(q=[[1, 0, 1, 0]])
+    >>> worked_example(WorkedExample([[1, 0, 1, 0]], made_up.keys, made_up.values))
     Traceback (most recent call last):
     ...
     ValueError: the explorer's query must be one vector (d_k,), got shape (1, 4)
     """
-    if q is None or keys is None or values is None:
-        lesson = read()
-        q = lesson.q if q is None else q
-        keys = lesson.keys if keys is None else keys
-        values = lesson.values if values is None else values
-    q_arr = np.asarray(q, dtype=np.float64)
-    if q_arr.ndim != 1:
-        raise ValueError(f"the explorer's query must be one vector (d_k,), got shape {q_arr.shape}")
-    d_k = q_arr.shape[0]
-    s = attention_ref.scores(q_arr, keys)  # (n_k,)
+    q, keys, values = as_floats(example or read())
+    if q.ndim != 1:
+        raise ValueError(f"the explorer's query must be one vector (d_k,), got shape {q.shape}")
+    d_k = q.shape[0]
+    s = attention_ref.scores(q, keys)  # (n_k,)
     return {
-        "q": _floats(q_arr),
-        "keys": _floats(keys),
-        "values": _floats(values),
+        "q": q.tolist(),
+        "keys": keys.tolist(),
+        "values": values.tolist(),
         "d_k": d_k,
         "scale": 1.0 / math.sqrt(d_k),
-        "scores": _floats(s),
-        "scaled": _floats(attention_ref.scale_scores(s, d_k)),
-        "weights": _floats(attention_ref.attention_weights(q_arr, keys)),
-        "output": _floats(attention_ref.scaled_dot_product_attention(q_arr, keys, values)),
+        "scores": s.tolist(),
+        "scaled": attention_ref.scale_scores(s, d_k).tolist(),
+        "weights": attention_ref.attention_weights(q, keys).tolist(),
+        "output": attention_ref.scaled_dot_product_attention(q, keys, values).tolist(),
     }
 
 
@@ -113,70 +102,44 @@ def challenge_data(example: WorkedExample) -> dict[str, Any]:
     >>> [round(w, 3) for w in ch["double"]["weights"]]
     [0.446, 0.108, 0.446]
     """
-    keys = np.asarray(example.keys, dtype=np.float64)
-    values = np.asarray(example.values, dtype=np.float64)
+    base, keys, values = as_floats(example)
     # Each component at the end of its range that raises the target key's score more
     # than the others': the sign of (k_target - mean of the other keys).
     others = np.delete(keys, NEAR_VALUE, axis=0).mean(axis=0)
     corner = np.where(keys[NEAR_VALUE] - others >= 0, HIGH, LOW)
     closest_out = attention_ref.scaled_dot_product_attention(corner, keys, values)
-    base = np.asarray(example.q, dtype=np.float64)
     return {
         "win": WIN_KEY,
         "near": {
             "value": NEAR_VALUE,
             "within": NEAR_WITHIN,
             "closest": {
-                "q": _floats(corner),
-                "weights": _floats(attention_ref.attention_weights(corner, keys)),
-                "output": _floats(closest_out),
+                "q": corner.tolist(),
+                "weights": attention_ref.attention_weights(corner, keys).tolist(),
+                "output": closest_out.tolist(),
                 "distance": float(np.linalg.norm(closest_out - values[NEAR_VALUE])),
             },
         },
         "double": {
-            "base": _floats(base),
+            "base": base.tolist(),
             "factor": DOUBLE_FACTOR,
-            "base_weights": _floats(attention_ref.attention_weights(base, keys)),
-            "weights": _floats(attention_ref.attention_weights(DOUBLE_FACTOR * base, keys)),
+            "base_weights": attention_ref.attention_weights(base, keys).tolist(),
+            "weights": attention_ref.attention_weights(DOUBLE_FACTOR * base, keys).tolist(),
         },
     }
-
-
-def dk_choices(lowest: int = 1, highest: int = 1024) -> list[int]:
-    """The d_k slider's stops: every power of two from ``lowest`` to ``highest``.
-
-    Examples
-    --------
-    >>> dk_choices(1, 16)
-    [1, 2, 4, 8, 16]
-    >>> dk_choices(1, 1000)
-    Traceback (most recent call last):
-    ...
-    ValueError: d_k stops must be powers of two with 1 <= lowest <= highest, got 1 and 1000
-    """
-    powers = all(isinstance(n, int) and n >= 1 and n & (n - 1) == 0 for n in (lowest, highest))
-    if not powers or lowest > highest:
-        raise ValueError(
-            "d_k stops must be powers of two with 1 <= lowest <= highest, "
-            f"got {lowest!r} and {highest!r}"
-        )
-    return [1 << e for e in range(lowest.bit_length() - 1, highest.bit_length())]
 
 
 def explorer_data() -> dict[str, Any]:
     """Everything the explorer reads. The d_k experiment's random vectors are drawn in
     the browser (``lib/attention-math.js``): only the seed and sizes go out."""
-    choices = dk_choices(1, 1024)
-    if DK_DEFAULT not in choices:
-        raise ValueError(f"the default d_k {DK_DEFAULT} is not one of the slider's stops")
     lesson = read()
     return {
         "schema": 1,
-        "worked_example": worked_example(lesson.q, lesson.keys, lesson.values),
+        "worked_example": worked_example(lesson),
         "query_controls": dict(QUERY_CONTROLS),
         "challenges": challenge_data(lesson),
         "dk_slider": {
-            "d_k": choices,
+            "d_k": DK_STOPS,
             "default_d_k": DK_DEFAULT,
             "n_keys": DK_KEYS,
             "seed": DK_SEED,
@@ -186,13 +149,25 @@ def explorer_data() -> dict[str, Any]:
     }
 
 
-def explorer_json() -> str:
-    """:func:`explorer_data` as compact JSON, keys sorted.
+def compact_json(data: Any, *, sort_keys: bool = False) -> str:
+    """``data`` as JSON with no spaces, characters as they are; ``ValueError`` for a NaN.
+
+    The site's data files are all written by it.
 
     Examples
     --------
+    >>> compact_json({"b": [1.5, "é"], "a": None}, sort_keys=True)
+    '{"a":null,"b":[1.5,"é"]}'
+    """
+    return json.dumps(
+        data, ensure_ascii=False, allow_nan=False, sort_keys=sort_keys, separators=(",", ":")
+    )
+
+
+def explorer_json() -> str:
+    """:func:`explorer_data` as compact JSON, keys sorted.
+
     >>> json.loads(explorer_json())["schema"]
     1
     """
-    text = json.dumps(explorer_data(), sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return text + "\n"
+    return compact_json(explorer_data(), sort_keys=True) + "\n"

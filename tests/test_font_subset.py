@@ -1,4 +1,4 @@
-"""site_build.font_subset: a cut-down font keeps exactly the glyphs asked for, every time.
+"""site_build.katex_render's font subsets: a cut-down font keeps exactly the glyphs asked for.
 
 Oracle: fontTools reading KaTeX's own woff2 files from node_modules (their character
 maps), and characters picked by hand. The browser side (every formula drawn with the
@@ -13,7 +13,7 @@ from pathlib import Path
 from fontTools.ttLib import TTFont
 
 from site_build.cache import ContentCache
-from site_build.font_subset import katex_characters, subset_fonts, subset_woff2
+from site_build.katex_render import katex_characters, subset_fonts, subset_woff2
 
 FONTS = Path(__file__).resolve().parents[1] / "node_modules" / "katex" / "dist" / "fonts"
 MAIN = FONTS / "KaTeX_Main-Regular.woff2"

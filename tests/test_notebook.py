@@ -16,10 +16,11 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from site_build import notebook
 from site_build.downloads import fill_notebook
 from site_build.experiments import dot_product_spread
 from site_build.figures import FIGURES
-from site_build.notebook import environment_key, key_jupyter_cache, to_ipynb
+from site_build.notebook import key_jupyter_cache, to_ipynb
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "docs" / "notebooks" / "sqrt_dk.py"
@@ -115,14 +116,26 @@ def test_empty_source_is_refused() -> None:
         to_ipynb("")
 
 
-def test_environment_key_follows_bytes_and_versions(tmp_path: Path) -> None:
-    src = tmp_path / "core.py"
+def test_the_jupyter_cache_key_follows_bytes_and_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = tmp_path / "attention_ref" / "core.py"
+    src.parent.mkdir()
     src.write_text("def softmax(x): ...\n")
-    key = environment_key([src], {"numpy": "2.4.6"})
-    assert len(key) == 64 and key == environment_key([src], {"numpy": "2.4.6"})
-    assert environment_key([src], {"numpy": "2.5.0"}) != key
+    plugin = SimpleNamespace(config={"cache": True, "cache_dir": str(tmp_path / "cache")})
+    config = SimpleNamespace(plugins={"mkdocs-jupyter": plugin})
+
+    def entry() -> str:
+        key_jupyter_cache(config, tmp_path)
+        return Path(plugin.config["cache_dir"]).name
+
+    key = entry()
+    assert key == entry()
+    monkeypatch.setattr(notebook, "version", lambda name: "0.0.1")  # other library versions
+    assert entry() != key
+    monkeypatch.undo()
     src.write_text("def softmax(x): return x\n")
-    assert environment_key([src], {"numpy": "2.4.6"}) != key
+    assert entry() != key
 
 
 def test_hook_moves_the_jupyter_cache_into_a_keyed_folder(tmp_path: Path) -> None:

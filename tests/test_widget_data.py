@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import runpy
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,6 @@ import pytest
 import attention_ref
 from site_build.widget_data import (
     PRECISION,
-    dk_choices,
     explorer_data,
     explorer_json,
     worked_example,
@@ -86,22 +86,11 @@ def test_dk_slider_settings() -> None:
     assert 0 <= d["seed"] < 2**32
 
 
-@pytest.mark.parametrize("low, high", [(0, 4), (3, 8), (1, 1000), (8, 4), (1.0, 4)])
-def test_dk_choices_rejects_bad_stops(low: int, high: int) -> None:
-    with pytest.raises(ValueError, match="powers of two"):
-        dk_choices(low, high)
-
-
-def test_dk_choices() -> None:
-    assert dk_choices(4, 4) == [4]
-    assert dk_choices(2, 32) == [2, 4, 8, 16, 32]
-
-
 def test_worked_example_errors_name_the_problem() -> None:
     with pytest.raises(ValueError, match=r"one vector \(d_k,\), got shape \(1, 4\)"):
-        worked_example(q=[[1, 0, 1, 0]])
+        worked_example(replace(LESSON, q=[[1, 0, 1, 0]]))
     with pytest.raises(ValueError):
-        worked_example(q=[1, 0, 1])  # d_k 3 against keys of width 4
+        worked_example(replace(LESSON, q=[1, 0, 1]))  # d_k 3 against keys of width 4
 
 
 def test_worked_example_is_the_snippets() -> None:

@@ -1,7 +1,7 @@
 """The site's cut-down KaTeX fonts draw every formula exactly as KaTeX's whole fonts do.
 
 The build keeps, in each KaTeX woff2 font, only the glyphs of the characters the site's
-formulas show (site_build/font_subset.py). The oracle is Chromium itself: for every
+formulas show (site_build/katex_render.py). The oracle is Chromium itself: for every
 element of every formula's visible HTML, DevTools' CSS.getPlatformFontsForNode names
 the fonts the browser drew its text with, and how many glyphs from each. A lesson page
 is opened twice, once with the site's fonts and once with the site's font requests
