@@ -10,8 +10,6 @@ Examples
 --------
 >>> step_constants('TITLE = "Step 1"\\nFUNCTION = "dot"\\nPARAMS = ("a", "b")\\n')
 {'TITLE': 'Step 1', 'FUNCTION': 'dot', 'PARAMS': ['a', 'b']}
->>> manifest_path("self-attention")
-'practice/self-attention/manifest.json'
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from site_build import site
-from site_build.site import LESSON_DIR, STEP_DIR
+from site_build.site import LESSON_DIR, STEP_DIR, manifest_path
 from site_build.vendor import PYODIDE_DEST, PYODIDE_FILES
 from site_build.worked_example import PLACEHOLDER, WorkedExample, practice_text, read
 
@@ -242,13 +240,6 @@ def check_names(harness: types.ModuleType, step: Step) -> list[str]:
     except Exception as exc:
         raise ValueError(f"practice step {step.id}: its checks could not run: {exc}") from exc
     return [str(r.name) for r in results]
-
-
-def manifest_path(lesson: str) -> str:
-    """Where a lesson's manifest goes in the site (the page's ``data-lesson`` names it)."""
-    if not LESSON_DIR.match(lesson):
-        raise ValueError(f"not a lesson name: {lesson!r} (lower case, digits and hyphens)")
-    return f"practice/{lesson}/manifest.json"
 
 
 def site_files(

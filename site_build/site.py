@@ -88,7 +88,7 @@ class Lesson(Page):
 
     @property
     def manifest(self) -> str:
-        return f"practice/{self.slug}/manifest.json"
+        return manifest_path(self.slug)
 
     @property
     def claims_test(self) -> str:
@@ -204,6 +204,13 @@ def lesson_of(source: str) -> Lesson:
         if lesson.source == source:
             return lesson
     raise KeyError(f"no lesson has the page {source!r}: the lessons are in site_build/site.py")
+
+
+def manifest_path(slug: str) -> str:
+    """Where a lesson's manifest goes in the site (the page's ``data-lesson`` names it)."""
+    if not LESSON_DIR.match(slug):
+        raise ValueError(f"not a lesson name: {slug!r} (lower case, digits and hyphens)")
+    return f"practice/{slug}/manifest.json"
 
 
 def nav_config(pages: tuple[Page, ...] = PAGES) -> list[dict[str, Any]]:
