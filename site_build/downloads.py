@@ -35,9 +35,9 @@ def uv_command() -> str:
 def build_wheel(root: Path, cache_dir: Path) -> Path:
     """The ``attention_ref`` wheel of the repository at ``root``, built or from ``cache_dir``.
 
-    Built as ``make dist`` builds it (``uv build``, no build isolation: no network) from a
-    copy of :data:`DIST_INPUTS`, and cached under a hash of their paths and bytes and of
-    ``SOURCE_DATE_EPOCH`` (the dates in the zip). Raises
+    Built as ``make dist`` builds it (``uv build``, no build isolation: no network; the
+    wheel alone) from a copy of :data:`DIST_INPUTS`, and cached under a hash of their paths
+    and bytes and of ``SOURCE_DATE_EPOCH`` (the dates in the zip). Raises
     ``FileNotFoundError`` if an input is missing, ``RuntimeError`` if the build fails.
     """
     inputs: list[Path] = []
@@ -65,15 +65,12 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
         env = {**os.environ, "SOURCE_DATE_EPOCH": epoch}
-        command = [uv_command(), "build", "--quiet", "--no-build-isolation"]
+        command = [uv_command(), "build", "--wheel", "--quiet", "--no-build-isolation"]
         command += ["--python", sys.executable, "--out-dir", str(staged), str(src)]
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
         wheels = sorted(staged.glob("*.whl"))
         if done.returncode != 0 or len(wheels) != 1:
             raise RuntimeError(f"building the wheel failed:\n{done.stdout}{done.stderr}")
-        for other in staged.iterdir():
-            if other != wheels[0]:
-                other.unlink()  # the sdist
         shutil.rmtree(target, ignore_errors=True)
         staged.rename(target)  # the finished folder appears at once
     cache.prune("wheel", keep=[target])

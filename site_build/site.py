@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -224,14 +225,9 @@ def nav_config(pages: tuple[Page, ...] = PAGES) -> list[dict[str, Any]]:
     {'About this site': [{'Performance': 'performance.md'}]}
     """
     nav: list[dict[str, Any]] = []
-    for page in pages:
-        item = {page.title: page.source}
-        if page.section and nav and isinstance(nav[-1].get(page.section), list):
-            nav[-1][page.section].append(item)  # the section the page before opened
-        elif page.section:
-            nav.append({page.section: [item]})
-        else:
-            nav.append(item)
+    for section, group in itertools.groupby(pages, key=lambda page: page.section):
+        items = [{page.title: page.source} for page in group]
+        nav += [{section: items}] if section else items
     return nav
 
 
