@@ -116,7 +116,7 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     name = _written(page, config)
     try:  # under each Output block, the file and section that printed it (read as written)
-        lines = output_source.page_lines(ROOT, name, *_repository_urls(config))
+        lines = output_source.page_lines(ROOT, name, _blob_url(config))
     except SourceError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None
     if lines is not None:
@@ -159,7 +159,7 @@ def _post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 @event_priority(-100)  # last: after the notebook page is slimmed
 def _notebook_cell_sources(output: str, page: Page, config: MkDocsConfig) -> str:
     name = _written(page, config)
-    lines = output_source.notebook_lines(ROOT, name, *_repository_urls(config))
+    lines = output_source.notebook_lines(ROOT, name, _blob_url(config))
     if lines is None:
         return output
     try:
@@ -309,8 +309,8 @@ def _written(page: Page, config: MkDocsConfig) -> str:
     return (Path(config.docs_dir).resolve().relative_to(root) / page.file.src_uri).as_posix()
 
 
-def _repository_urls(config: MkDocsConfig) -> tuple[str, str]:
-    return output_source.repository_urls(str(config.repo_url or ""), str(config.edit_uri or ""))
+def _blob_url(config: MkDocsConfig) -> str:
+    return output_source.blob_url(str(config.repo_url or ""), str(config.edit_uri or ""))
 
 
 def _slim_notebook_page(output: str, page: Page, config: MkDocsConfig) -> str:

@@ -1,14 +1,5 @@
 """The site's downloads: ``attention_ref``'s wheel, and notebooks that install it from
-the site they came from (:data:`WHEEL_MARKER` replaced by the wheel's address).
-
-Examples
---------
->>> url = wheel_url("https://example.org/lesson/", "attention_ref-1.0-py3-none-any.whl")
->>> url
-'https://example.org/lesson/downloads/attention_ref-1.0-py3-none-any.whl'
->>> fill_notebook(f'WHEEL = "{WHEEL_MARKER}"\\n', url) == f'WHEEL = "{url}"\\n'
-True
-"""
+the site they came from (:data:`WHEEL_MARKER` replaced by the wheel's address)."""
 
 from __future__ import annotations
 
@@ -44,9 +35,9 @@ def uv_command() -> str:
 def build_wheel(root: Path, cache_dir: Path) -> Path:
     """The ``attention_ref`` wheel of the repository at ``root``, built or from ``cache_dir``.
 
-    Built as ``make dist`` builds it (``uv build``, no build isolation: no network) from a
-    copy of :data:`DIST_INPUTS`, and cached under a hash of their paths and bytes and of
-    ``SOURCE_DATE_EPOCH`` (the dates in the zip). Raises
+    Built as ``make dist`` builds it (``uv build``, no build isolation: no network; the
+    wheel alone) from a copy of :data:`DIST_INPUTS`, and cached under a hash of their paths
+    and bytes and of ``SOURCE_DATE_EPOCH`` (the dates in the zip). Raises
     ``FileNotFoundError`` if an input is missing, ``RuntimeError`` if the build fails.
     """
     inputs: list[Path] = []
@@ -74,15 +65,12 @@ def build_wheel(root: Path, cache_dir: Path) -> Path:
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
         env = {**os.environ, "SOURCE_DATE_EPOCH": epoch}
-        command = [uv_command(), "build", "--quiet", "--no-build-isolation"]
+        command = [uv_command(), "build", "--wheel", "--quiet", "--no-build-isolation"]
         command += ["--python", sys.executable, "--out-dir", str(staged), str(src)]
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
         wheels = sorted(staged.glob("*.whl"))
         if done.returncode != 0 or len(wheels) != 1:
             raise RuntimeError(f"building the wheel failed:\n{done.stdout}{done.stderr}")
-        for other in staged.iterdir():
-            if other != wheels[0]:
-                other.unlink()  # the sdist
         shutil.rmtree(target, ignore_errors=True)
         staged.rename(target)  # the finished folder appears at once
     cache.prune("wheel", keep=[target])
@@ -94,27 +82,12 @@ def wheel_url(site_url: str, wheel_name: str) -> str:
 
     Examples
     --------
-    >>> wheel_url("http://127.0.0.1:8000", "a-1-py3-none-any.whl")
-    'http://127.0.0.1:8000/downloads/a-1-py3-none-any.whl'
+    >>> wheel_url("https://example.org/lesson/", "a-1-py3-none-any.whl")
+    'https://example.org/lesson/downloads/a-1-py3-none-any.whl'
     """
     if not site_url.startswith(("http://", "https://")):
         raise ValueError(f"site_url must be an absolute http(s) address, got {site_url!r}")
     return f"{site_url.rstrip('/')}/{DOWNLOADS_DIR}/{wheel_name}"
-
-
-def fill_notebook(source: str, url: str) -> str:
-    """The notebook text ``source`` with every :data:`WHEEL_MARKER` replaced by ``url``.
-
-    Examples
-    --------
-    >>> fill_notebook("print(1)", "https://example.org/a.whl")
-    Traceback (most recent call last):
-    ...
-    ValueError: the notebook holds no @ATTENTION_REF_WHEEL@ to replace
-    """
-    if WHEEL_MARKER not in source:
-        raise ValueError(f"the notebook holds no {WHEEL_MARKER} to replace")
-    return source.replace(WHEEL_MARKER, url)
 
 
 def filled_notebook_copy(
@@ -129,7 +102,7 @@ def filled_notebook_copy(
     text = source.read_text(encoding="utf-8")
     if WHEEL_MARKER not in text:
         return None
-    filled = fill_notebook(text, url)
+    filled = text.replace(WHEEL_MARKER, url)
     folder = copies / hashlib.sha256(filled.encode()).hexdigest()[:16]
     copy = folder / src_uri
     if not copy.is_file():

@@ -110,25 +110,22 @@ def output_sources(page: str, text: str, read: Callable[[str], str | None]) -> l
     return blocks
 
 
-def line_html(sources: Sequence[Source], blob_url: str, checked_url: str) -> str:
-    """The source line for one Output block.
+def line_html(sources: Sequence[Source], blob_url: str) -> str:
+    """The source line for one Output block (``blob_url``: :func:`blob_url`'s).
 
     Examples
     --------
-    >>> line = line_html([Source("s/a.py", ("x",), 3, 5)], "https://h/r/blob/main/", "/c")
+    >>> line = line_html([Source("s/a.py", ("x",), 3, 5)], "https://h/r/blob/main/")
     >>> print(line.replace("> · <", ">\\n · <").replace("><", ">\\n<"))
     <p class="output-source">
     <a href="https://h/r/blob/main/s/a.py#L3-L5">s/a.py · x</a>
-     · <a href="/c">checked on every change</a>
+     · <a href="https://h/r/blob/main/CONTRIBUTING.md#doc-tests">checked on every change</a>
     </p>
     """
-    links = " · ".join(
-        f'<a href="{html.escape(f"{blob_url}{s.path}#L{s.first}-L{s.last}")}">'
-        f"{html.escape(s.label())}</a>"
-        for s in sources
-    )
-    checked = f'<a href="{html.escape(checked_url)}">checked on every change</a>'
-    return f'<p class="output-source">{links} · {checked}</p>'
+    links = [(f"{s.path}#L{s.first}-L{s.last}", s.label()) for s in sources]
+    links.append(("CONTRIBUTING.md#doc-tests", "checked on every change"))
+    anchors = (f'<a href="{html.escape(blob_url + p)}">{html.escape(t)}</a>' for p, t in links)
+    return f'<p class="output-source">{" · ".join(anchors)}</p>'
 
 
 def insert_lines(page_html: str, lines: Sequence[str]) -> str:
@@ -217,21 +214,20 @@ def insert_cell_lines(page_html: str, lines: Sequence[str]) -> str:
     return _insert(page_html, ends, lines)
 
 
-def repository_urls(repo_url: str, edit_uri: str) -> tuple[str, str]:
-    """The address of the repository's files, and of CONTRIBUTING's section on the doc tests.
+def blob_url(repo_url: str, edit_uri: str) -> str:
+    """The address of the repository's files, on the branch that ``edit_uri`` names.
 
     Examples
     --------
-    >>> repository_urls("https://h/r/", "edit/dev/docs/")
-    ('https://h/r/blob/dev/', 'https://h/r/blob/dev/CONTRIBUTING.md#doc-tests')
+    >>> blob_url("https://h/r/", "edit/dev/docs/")
+    'https://h/r/blob/dev/'
     """
     parts = [p for p in edit_uri.split("/") if p]
     branch = parts[1] if len(parts) > 1 and parts[0] in {"edit", "blob"} else "main"
-    blob = f"{repo_url.rstrip('/')}/blob/{branch}/"
-    return blob, f"{blob}CONTRIBUTING.md#doc-tests"
+    return f"{repo_url.rstrip('/')}/blob/{branch}/"
 
 
-def page_lines(root: Path, name: str, blob: str, checked: str) -> list[str] | None:
+def page_lines(root: Path, name: str, blob: str) -> list[str] | None:
     """The source line of each Output block of page ``name``; None for a generated page."""
     path = root / name
     if not name.endswith(".md") or not path.is_file():
@@ -242,16 +238,16 @@ def page_lines(root: Path, name: str, blob: str, checked: str) -> list[str] | No
         return file.read_text(encoding="utf-8") if file.is_file() else None
 
     blocks = output_sources(name, path.read_text(encoding="utf-8"), read)
-    return [line_html(sources, blob, checked) for sources in blocks]
+    return [line_html(sources, blob) for sources in blocks]
 
 
-def notebook_lines(root: Path, name: str, blob: str, checked: str) -> list[str] | None:
+def notebook_lines(root: Path, name: str, blob: str) -> list[str] | None:
     """The source line of each code cell of notebook ``name`` (its jupytext source)."""
     path = root / name
     if not name.endswith(".py") or not path.is_file():
         return None
     return [
-        line_html([Source(name, (), first, last)], blob, checked).replace(
+        line_html([Source(name, (), first, last)], blob).replace(
             "checked on every change", "run on every build"
         )
         for first, last in cell_ranges(path.read_text(encoding="utf-8"))

@@ -9,9 +9,7 @@ example's values written in, so it needs nothing beside the harness.
 Examples
 --------
 >>> step_constants('TITLE = "Step 1"\\nFUNCTION = "dot"\\nPARAMS = ("a", "b")\\n')
-{'TITLE': 'Step 1', 'FUNCTION': 'dot', 'PARAMS': ['a', 'b']}
->>> manifest_path("self-attention")
-'practice/self-attention/manifest.json'
+('Step 1', 'dot', ['a', 'b'])
 """
 
 from __future__ import annotations
@@ -25,9 +23,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from site_build import site
-from site_build.site import LESSON_DIR, STEP_DIR
+from site_build.site import LESSON_DIR, STEP_DIR, manifest_path
 from site_build.vendor import PYODIDE_DEST, PYODIDE_FILES
 from site_build.worked_example import PLACEHOLDER, WorkedExample, practice_text, read
 
@@ -54,26 +53,28 @@ class Step:
     check_names: list[str] = field(default_factory=list)
 
 
-def step_constants(source: str) -> dict[str, object]:
+def step_constants(source: str) -> tuple[str, str, list[str]]:
     """Read ``TITLE``, ``FUNCTION`` and ``PARAMS`` from a checks file without running it.
 
     Raises ``ValueError`` if one of them is missing or not a literal.
     """
-    found: dict[str, object] = {}
+    found: dict[str, Any] = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name) and target.id in CONSTANTS:
-                value = ast.literal_eval(node.value)
-                found[target.id] = list(value) if isinstance(value, tuple) else value
+                found[target.id] = ast.literal_eval(node.value)
     missing = [name for name in CONSTANTS if name not in found]
     if missing:
         raise ValueError(f"checks.py does not define {', '.join(missing)} as literals")
-    return {name: found[name] for name in CONSTANTS}
+    return str(found["TITLE"]), str(found["FUNCTION"]), [str(p) for p in found["PARAMS"]]
 
 
-def _published(text: str, where: str, example: Callable[[], WorkedExample]) -> str:
-    """``text`` with the worked example's values written in, if it uses any."""
+def _published(folder: Path, name: str, example: Callable[[], WorkedExample]) -> str:
+    """File ``name`` of a step, with the worked example's values written in if it uses any."""
+    if not (folder / name).is_file():
+        raise FileNotFoundError(f"practice step {folder.name} has no {name}")
+    text, where = (folder / name).read_text(encoding="utf-8"), f"{folder.name}/{name}"
     if "_worked_example" not in text and not PLACEHOLDER.search(text):
         return text
     done = practice_text(text, example(), where)
@@ -132,31 +133,14 @@ def read_steps(lesson_dir: Path, example: WorkedExample | None = None) -> list[S
         raise FileNotFoundError(f"practice folder not found: {lesson_dir}")
     worked = functools.cache(read) if example is None else lambda: example  # read if needed
     steps = []
-    for folder in sorted(p for p in lesson_dir.iterdir() if p.is_dir()):
-        if not STEP_DIR.match(folder.name):
-            continue
-        text: dict[str, str] = {}
-        for name in REQUIRED:
-            if not (folder / name).is_file():
-                raise FileNotFoundError(f"practice step {folder.name} has no {name}")
-            written = (folder / name).read_text(encoding="utf-8")
-            text[name] = _published(written, f"{folder.name}/{name}", worked)
-        text["checks.py"] = with_solution(text["checks.py"], folder.name, text["solution.py"])
+    for folder in sorted(p for p in lesson_dir.iterdir() if p.is_dir() and STEP_DIR.match(p.name)):
+        starter, solution, checks = (_published(folder, name, worked) for name in REQUIRED)
+        checks = with_solution(checks, folder.name, solution)
         try:
-            constants = step_constants(text["checks.py"])
+            title, function, params = step_constants(checks)
         except ValueError as exc:
             raise ValueError(f"{folder.name}/checks.py: {exc}") from exc
-        steps.append(
-            Step(
-                id=folder.name,
-                title=str(constants["TITLE"]),
-                function=str(constants["FUNCTION"]),
-                params=[str(p) for p in constants["PARAMS"]],  # type: ignore[attr-defined]
-                starter=text["starter.py"],
-                solution=text["solution.py"],
-                checks=text["checks.py"],
-            )
-        )
+        steps.append(Step(folder.name, title, function, params, starter, solution, checks))
     if not steps:
         raise ValueError(f"no practice step (a folder named like 01_name) in {lesson_dir}")
     return steps
@@ -242,13 +226,6 @@ def check_names(harness: types.ModuleType, step: Step) -> list[str]:
     except Exception as exc:
         raise ValueError(f"practice step {step.id}: its checks could not run: {exc}") from exc
     return [str(r.name) for r in results]
-
-
-def manifest_path(lesson: str) -> str:
-    """Where a lesson's manifest goes in the site (the page's ``data-lesson`` names it)."""
-    if not LESSON_DIR.match(lesson):
-        raise ValueError(f"not a lesson name: {lesson!r} (lower case, digits and hyphens)")
-    return f"practice/{lesson}/manifest.json"
 
 
 def site_files(

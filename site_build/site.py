@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -88,7 +89,7 @@ class Lesson(Page):
 
     @property
     def manifest(self) -> str:
-        return f"practice/{self.slug}/manifest.json"
+        return manifest_path(self.slug)
 
     @property
     def claims_test(self) -> str:
@@ -206,6 +207,13 @@ def lesson_of(source: str) -> Lesson:
     raise KeyError(f"no lesson has the page {source!r}: the lessons are in site_build/site.py")
 
 
+def manifest_path(slug: str) -> str:
+    """Where a lesson's manifest goes in the site (the page's ``data-lesson`` names it)."""
+    if not LESSON_DIR.match(slug):
+        raise ValueError(f"not a lesson name: {slug!r} (lower case, digits and hyphens)")
+    return f"practice/{slug}/manifest.json"
+
+
 def nav_config(pages: tuple[Page, ...] = PAGES) -> list[dict[str, Any]]:
     """MkDocs' ``nav`` for ``pages``: ``{title: source}``, in ``{section: [...]}`` if any.
 
@@ -217,14 +225,9 @@ def nav_config(pages: tuple[Page, ...] = PAGES) -> list[dict[str, Any]]:
     {'About this site': [{'Performance': 'performance.md'}]}
     """
     nav: list[dict[str, Any]] = []
-    for page in pages:
-        item = {page.title: page.source}
-        if page.section and nav and isinstance(nav[-1].get(page.section), list):
-            nav[-1][page.section].append(item)  # the section the page before opened
-        elif page.section:
-            nav.append({page.section: [item]})
-        else:
-            nav.append(item)
+    for section, group in itertools.groupby(pages, key=lambda page: page.section):
+        items = [{page.title: page.source} for page in group]
+        nav += [{section: items}] if section else items
     return nav
 
 

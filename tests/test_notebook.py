@@ -17,7 +17,7 @@ import pytest
 from nbclient import NotebookClient
 
 from site_build import notebook
-from site_build.downloads import fill_notebook
+from site_build.downloads import WHEEL_MARKER
 from site_build.experiments import dot_product_spread
 from site_build.figures import FIGURES
 from site_build.notebook import key_jupyter_cache, to_ipynb
@@ -170,6 +170,6 @@ def test_built_notebook_page_offers_the_ipynb_download() -> None:
     built = (site / "sqrt_dk.ipynb").read_text(encoding="utf-8")
     wheel = re.search(r'WHEEL = \\"(http[^"\\]+\.whl)\\"', built)  # hooks/build.py
     assert wheel, "the download names no wheel address"
-    assert built == to_ipynb(fill_notebook(SOURCE.read_text(encoding="utf-8"), wheel[1]))
+    assert built == to_ipynb(SOURCE.read_text(encoding="utf-8").replace(WHEEL_MARKER, wheel[1]))
     assert "stylesheets/notebook.css" in html
     assert not re.search(r'id="cell-id=(?!cell-\d+")', html), "random cell ids left in the page"

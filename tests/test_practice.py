@@ -881,7 +881,7 @@ def test_site_files_name_what_is_missing(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="not found"):
         practice.read_lessons(tmp_path / "nowhere", ["attention"])
     with pytest.raises(ValueError, match="not a lesson name"):
-        practice.manifest_path("../x")
+        site.manifest_path("../x")
 
 
 def test_lessons_are_the_models_and_step_ids_are_unique_across_them(tmp_path: Path) -> None:
