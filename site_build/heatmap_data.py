@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import base64
-import functools
 import importlib.metadata
 import json
 from pathlib import Path
@@ -146,22 +145,19 @@ def compute_record() -> dict[str, Any]:
     }
 
 
-@functools.cache
-def _cached_record(key: str, cache_dir: Path) -> str:
+def heatmap_json(cache_dir: Path = CACHE_DIR) -> str:
+    """The text of the site's ``assets/data/it_attention.json``: the record (cached by
+    :func:`record_key`, else :func:`compute_record`), compact, checked."""
+
     def make() -> dict[str, bytes]:
         return {".json": (compact_json(compute_record()) + "\n").encode("utf-8")}
 
-    return ContentCache(cache_dir).get("it_attention", key, [".json"], make)[".json"].decode()
+    text = ContentCache(cache_dir).get("it_attention", record_key(), [".json"], make)[".json"]
+    check_record(json.loads(text))
+    return text.decode()
 
 
 def model_record() -> dict[str, Any]:
-    """The site's record, from the cache or computed (:func:`compute_record`), checked."""
+    """The site's record (:func:`heatmap_json`) as a dict."""
     record: dict[str, Any] = json.loads(heatmap_json())
     return record
-
-
-def heatmap_json(cache_dir: Path = CACHE_DIR) -> str:
-    """The text of the site's ``assets/data/it_attention.json``: the record, compact, checked."""
-    text = _cached_record(record_key(), cache_dir)
-    check_record(json.loads(text))
-    return text

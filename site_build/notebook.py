@@ -279,34 +279,6 @@ def page_names(html: str) -> tuple[set[str], set[str]]:
     return classes, ids - {""}
 
 
-def parse(css: str) -> list[Rule]:
-    """The rules of a stylesheet, with the blocks of ``@media``, ``@supports`` and ``@layer``.
-
-    Examples
-    --------
-    >>> [(r.prelude, r.declarations) for r in parse("a{color:red} @media print{b{x:1}}")]
-    [('a', 'color:red'), ('@media print', None)]
-    >>> parse("@media print{b{x:1}}")[0].children[0].declarations
-    'x:1'
-    """
-    nodes = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
-    return [_rule(node) for node in nodes if node.type in ("qualified-rule", "at-rule")]
-
-
-def _rule(node: Any) -> Rule:
-    prelude = tinycss2.serialize(node.prelude).strip()
-    if node.type == "qualified-rule":
-        return Rule(prelude, tinycss2.serialize(node.content).strip())
-    prelude = f"@{node.at_keyword} {prelude}".strip()
-    if node.content is None:  # a statement such as @charset or @import
-        return Rule(prelude)
-    if node.lower_at_keyword in _NESTED:
-        inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
-        children = [_rule(n) for n in inner if n.type in ("qualified-rule", "at-rule")]
-        return Rule(prelude, children=children)
-    return Rule(prelude, tinycss2.serialize(node.content).strip())
-
-
 def _declarations(text: str) -> list[tuple[str, str]]:
     nodes = tinycss2.parse_blocks_contents(text, skip_comments=True, skip_whitespace=True)
     return [
@@ -345,18 +317,34 @@ def can_match(selector: str, classes: set[str], ids: set[str]) -> bool:
     )
 
 
-def _keep(rules: Iterable[Rule], classes: set[str], ids: set[str]) -> list[Rule]:
+def kept_rules(css: str | list[Any], classes: set[str], ids: set[str]) -> list[Rule]:
+    """The rules of ``css`` (text, or an at-rule's block) that :func:`can_match` a page
+    with these classes and ids; at-rules but ``@charset`` are kept, those holding rules
+    (:data:`_NESTED`) only with what they keep.
+
+    Examples
+    --------
+    >>> css = ".a{x:1} .b,.a p{x:2} @charset 'utf-8'; @media print{.b{x:3}} @font-face{y:4}"
+    >>> [(r.prelude, r.declarations) for r in kept_rules(css, {"a"}, set())]
+    [('.a', 'x:1'), ('.a p', 'x:2'), ('@font-face', 'y:4')]
+    >>> kept_rules("@media print{.b{x:3}}", {"b"}, set())[0].children
+    [Rule(prelude='.b', declarations='x:3', children=None)]
+    """
     kept = []
-    for rule in rules:
-        if rule.children is not None:
-            children = _keep(rule.children, classes, ids)
-            if children:
-                kept.append(Rule(rule.prelude, children=children))
-        elif rule.prelude.startswith("@"):
-            if not rule.prelude.lower().startswith("@charset"):
-                kept.append(rule)
-        elif selectors := [s for s in _split_selectors(rule.prelude) if can_match(s, classes, ids)]:
-            kept.append(Rule(",".join(selectors), rule.declarations))
+    for node in tinycss2.parse_rule_list(css, skip_comments=True, skip_whitespace=True):
+        prelude = tinycss2.serialize(node.prelude).strip()
+        if node.type == "qualified-rule":
+            selectors = [s for s in _split_selectors(prelude) if can_match(s, classes, ids)]
+            if selectors:
+                kept.append(Rule(",".join(selectors), tinycss2.serialize(node.content).strip()))
+        elif node.type == "at-rule" and node.lower_at_keyword != "charset":
+            prelude = f"@{node.at_keyword} {prelude}".strip()
+            if node.content is None:  # a statement such as @import
+                kept.append(Rule(prelude))
+            elif node.lower_at_keyword not in _NESTED:
+                kept.append(Rule(prelude, tinycss2.serialize(node.content).strip()))
+            elif children := kept_rules(node.content, classes, ids):
+                kept.append(Rule(prelude, children=children))
     return kept
 
 
@@ -365,7 +353,8 @@ def used_properties(rules: list[Rule]) -> set[str]:
 
     Examples
     --------
-    >>> sorted(used_properties(parse(":root{--a:var(--b);--b:1px;--c:2px} p{margin:var(--a)}")))
+    >>> css = ":root{--a:var(--b);--b:1px;--c:2px} p{margin:var(--a)}"
+    >>> sorted(used_properties(kept_rules(css, set(), set())))
     ['--a', '--b']
     """
     defs: dict[str, list[str]] = {}
@@ -389,13 +378,14 @@ def used_properties(rules: list[Rule]) -> set[str]:
     return used
 
 
-def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
-    """CSS text of the rules, compact; with ``used``, only those custom properties.
+def serialize(rules: Iterable[Rule], used: set[str]) -> str:
+    """CSS text of the rules, compact, with only the custom properties in ``used``.
 
     Examples
     --------
-    >>> serialize(parse("a , b { color : red ; }  @media print { p { x: 1 } }"))
-    'a , b{color : red ;}@media print{p{x: 1}}'
+    >>> rules = kept_rules("a , b { --c: 1; color : red ; }  @page { x: 1 }", set(), set())
+    >>> serialize(rules, set())
+    'a,b{color:red}@page{x: 1}'
     """
     parts = []
     for rule in rules:
@@ -403,7 +393,7 @@ def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
             parts.append(f"{rule.prelude}{{{serialize(rule.children, used)}}}")
         elif rule.declarations is None:
             parts.append(f"{rule.prelude};")
-        elif rule.prelude.startswith("@") or used is None:
+        elif rule.prelude.startswith("@"):
             parts.append(f"{rule.prelude}{{{rule.declarations}}}")
         elif kept := [
             f"{name}:{value}"
@@ -424,5 +414,5 @@ def prune(css: str, html: str) -> str:
     '.w{--x:1px}.w .a{margin:var(--x)}'
     """
     classes, ids = page_names(html)
-    rules = _keep(parse(css), classes, ids)
+    rules = kept_rules(css, classes, ids)
     return serialize(rules, used_properties(rules))
