@@ -1,8 +1,7 @@
 """The heatmap's data: the real model's attention on two sentences, by ``attention_ref``.
 
-:func:`model_record` (cached by the weights' SHA-256, the sentences and the code) feeds
-``assets/data/it_attention.json``, the head roles and the heads figure. The committed
-``data/it_attention.json`` (transformers' own weights) is the tests' oracle.
+It feeds ``assets/data/it_attention.json``, the head roles and the heads figure; the
+committed ``data/it_attention.json`` (by transformers) is the tests' oracle.
 
 Examples
 --------
