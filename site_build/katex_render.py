@@ -276,7 +276,7 @@ class PageMath:
     them in one node run, :meth:`put` them in, then :meth:`subset_fonts`."""
 
     root: Path
-    renderer: Renderer | None = None
+    renderer: Renderer = field(init=False)  # made by start()
     pages: dict[Formula, list[str]] = field(default_factory=dict)  # formula -> its pages
 
     def start(self) -> None:
@@ -292,12 +292,10 @@ class PageMath:
             self.pages.setdefault(formula, []).append(page)
 
     def typeset(self) -> None:
-        assert self.renderer is not None
         self.renderer.render(sorted(self.pages), where=self.pages)
 
     def put(self, output: str, page: str, relative: Callable[[str], str]) -> str:
         """``output`` typeset; ``relative(path)`` is a site path's URL from the page."""
-        assert self.renderer is not None
         try:
             formulas = collect(output)
             where = {f: [page] for f in formulas}
