@@ -8,7 +8,7 @@ Examples
 >>> record = model_record()
 >>> record["computed_by"].split(" ")[0], [s["id"] for s in record["sentences"]]
 ('attention_ref.minilm', ['tired', 'wide'])
->>> record["weights_sha256"] == read_record()["weights_sha256"]
+>>> record["weights_sha256"] == json.loads(DATA_FILE.read_text())["weights_sha256"]
 True
 """
 
@@ -69,16 +69,6 @@ def check_record(record: Any) -> None:
                 raise ValueError(f"{where} is not {n} x {n} ({n} tokens)")
             if any(not isinstance(u, int) or u < 0 for row in m for u in row):
                 raise ValueError(f"{where} holds a value that is not a non-negative integer")
-
-
-def read_record(path: Path = DATA_FILE) -> dict[str, Any]:
-    """A heatmap record read from a file (by default the committed oracle), checked."""
-    try:
-        record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise ValueError(f"heatmap data: {path.name} is not valid JSON: {err}") from err
-    check_record(record)
-    return record
 
 
 def installed_weights_sha256() -> str:
