@@ -156,9 +156,8 @@ def explorer_data() -> dict[str, Any]:
 
 
 def compact_json(data: Any, *, sort_keys: bool = False) -> str:
-    """``data`` as JSON with no spaces, characters as they are; ``ValueError`` for a NaN.
-
-    The site's data files are all written by it.
+    """``data`` as JSON with no spaces, characters as they are (every data file of the
+    site); ``ValueError`` for a NaN.
 
     Examples
     --------

@@ -113,10 +113,8 @@ def _assignments(names: str, example: WorkedExample, where: str) -> str:
 
 
 def practice_text(text: str, example: WorkedExample, where: str) -> str:
-    """A practice file as published: its import line and placeholders replaced by values.
-
-    ``ValueError`` for a name either does not know, naming the file ``where``.
-    """
+    """A practice file as published: its import line and placeholders replaced by values;
+    ``ValueError`` naming the file ``where`` for a name that is not known."""
     text = IMPORT_LINE.sub(lambda m: _assignments(m["names"], example, where), text)
 
     def value(match: re.Match[str]) -> str:
