@@ -258,8 +258,8 @@ def _widget_data(files: Files, config: MkDocsConfig) -> None:
     """The widgets' data and the widget loader's map."""
     for name, path, make in [
         ("site_build.widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
-        ("site_build.training_data", "TRAINING_JSON_PATH", "training_json"),
-        ("site_build.generate_data", "GENERATE_JSON_PATH", "generate_json"),
+        ("site_build.widget_data", "TRAINING_JSON_PATH", "training_json"),
+        ("site_build.widget_data", "GENERATE_JSON_PATH", "generate_json"),
         ("site_build.site", "WIDGET_MAP", "widget_map_js"),  # the loader's map of widgets
     ]:
         module = fresh_import(name)  # edits show under `mkdocs serve`

@@ -1,22 +1,20 @@
 """The heatmap's data: the real model's attention on two sentences, by ``attention_ref``.
 
-:func:`model_record` (cached by the weights' SHA-256, the sentences and the code) feeds
-``assets/data/it_attention.json``, the head roles and the heads figure. The committed
-``data/it_attention.json`` (transformers' own weights) is the tests' oracle.
+It feeds ``assets/data/it_attention.json``, the head roles and the heads figure; the
+committed ``data/it_attention.json`` (by transformers) is the tests' oracle.
 
 Examples
 --------
 >>> record = model_record()
 >>> record["computed_by"].split(" ")[0], [s["id"] for s in record["sentences"]]
 ('attention_ref.minilm', ['tired', 'wide'])
->>> record["weights_sha256"] == read_record()["weights_sha256"]
+>>> record["weights_sha256"] == json.loads(DATA_FILE.read_text())["weights_sha256"]
 True
 """
 
 from __future__ import annotations
 
 import base64
-import functools
 import importlib.metadata
 import json
 from pathlib import Path
@@ -71,16 +69,6 @@ def check_record(record: Any) -> None:
                 raise ValueError(f"{where} is not {n} x {n} ({n} tokens)")
             if any(not isinstance(u, int) or u < 0 for row in m for u in row):
                 raise ValueError(f"{where} holds a value that is not a non-negative integer")
-
-
-def read_record(path: Path = DATA_FILE) -> dict[str, Any]:
-    """A heatmap record read from a file (by default the committed oracle), checked."""
-    try:
-        record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise ValueError(f"heatmap data: {path.name} is not valid JSON: {err}") from err
-    check_record(record)
-    return record
 
 
 def installed_weights_sha256() -> str:
@@ -146,22 +134,19 @@ def compute_record() -> dict[str, Any]:
     }
 
 
-@functools.cache
-def _cached_record(key: str, cache_dir: Path) -> str:
+def heatmap_json(cache_dir: Path = CACHE_DIR) -> str:
+    """The text of the site's ``assets/data/it_attention.json``: the record (cached by
+    :func:`record_key`, else :func:`compute_record`), compact, checked."""
+
     def make() -> dict[str, bytes]:
         return {".json": (compact_json(compute_record()) + "\n").encode("utf-8")}
 
-    return ContentCache(cache_dir).get("it_attention", key, [".json"], make)[".json"].decode()
+    text = ContentCache(cache_dir).get("it_attention", record_key(), [".json"], make)[".json"]
+    check_record(json.loads(text))
+    return text.decode()
 
 
 def model_record() -> dict[str, Any]:
-    """The site's record, from the cache or computed (:func:`compute_record`), checked."""
+    """The site's record (:func:`heatmap_json`) as a dict."""
     record: dict[str, Any] = json.loads(heatmap_json())
     return record
-
-
-def heatmap_json(cache_dir: Path = CACHE_DIR) -> str:
-    """The text of the site's ``assets/data/it_attention.json``: the record, compact, checked."""
-    text = _cached_record(record_key(), cache_dir)
-    check_record(json.loads(text))
-    return text

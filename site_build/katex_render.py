@@ -1,12 +1,10 @@
-r"""Typeset the formulas of the built pages with KaTeX, so the browser runs no KaTeX code.
+r"""Typeset the built pages' formulas with KaTeX, so the browser runs no KaTeX code.
 
-:func:`collect` finds pymdownx.arithmatex's formulas (``\(...\)`` and ``\[...\]`` in
-``class="arithmatex"`` elements) and the ``$...$`` and ``$$...$$`` of mkdocs-jupyter's
-Markdown cells (not inside ``<code>``/``<pre>``, nor "costs $5 and $2", as in Pandoc);
-:class:`Renderer` typesets them in one ``node`` run (``katex_render.mjs``), cached per
-formula; :func:`substitute` puts the HTML inside arithmatex's wrapper. :func:`subset_fonts`
-cuts KaTeX's woff2 fonts to the characters of the formulas' visible HTML (not the hidden
-MathML); the woff and ttf files stay whole: a browser that reads woff2 never asks for them.
+:func:`collect` finds arithmatex's ``\(...\)`` and ``\[...\]`` and the ``$...$`` and
+``$$...$$`` of notebook Markdown cells (not in ``<code>``/``<pre>``; as in Pandoc,
+"costs $5 and $2" holds none); :class:`Renderer` typesets them in one ``node`` run, cached per
+formula; :func:`substitute` puts the HTML in. :func:`subset_fonts` cuts KaTeX's woff2
+fonts to the characters shown (a browser that reads woff2 never asks for woff or ttf).
 
 Examples
 --------
@@ -150,12 +148,9 @@ def collect(page: str) -> list[Formula]:
 
 
 def substitute(page: str, rendered: Mapping[Formula, str]) -> str:
-    """Replace every formula's markup in ``page`` with its HTML from ``rendered``.
-
-    arithmatex's wrapper stays; everything else is left byte for byte. Raises
-    :class:`KatexError` if a formula is missing from ``rendered``, or an arithmatex
-    element is not in the form read here (it would reach the reader as raw TeX).
-    """
+    """Replace every formula's markup in ``page`` with its HTML from ``rendered`` (inside
+    arithmatex's wrapper); :class:`KatexError` for a formula missing from ``rendered`` or
+    an arithmatex element in another form (it would reach the reader as raw TeX)."""
 
     def html_of(match: re.Match[str]) -> str:
         formula = _formula(match)
@@ -203,11 +198,8 @@ def preload_fonts(page: str, url: Callable[[str], str]) -> str:
 
 
 class Renderer:
-    """KaTeX through ``node`` (one run per call), with one cache entry per formula.
-
-    ``root`` holds ``node_modules/katex``; an entry's key holds the KaTeX version and
-    :data:`KATEX_OPTIONS`. ``node_calls`` counts the node runs.
-    """
+    """KaTeX (``root/node_modules/katex``) through ``node``, one cache entry per formula
+    keyed by KaTeX's version and :data:`KATEX_OPTIONS`; ``node_calls`` counts the runs."""
 
     def __init__(self, root: Path, cache_dir: Path, node: str = "node") -> None:
         package = root / "node_modules" / "katex" / "package.json"
@@ -228,11 +220,9 @@ class Renderer:
     def render(
         self, formulas: Iterable[Formula], where: Mapping[Formula, Sequence[str]] | None = None
     ) -> dict[Formula, str]:
-        """HTML of each formula, from memory, the cache, or one node run for the rest.
-
-        Raises :class:`KatexError` naming every formula KaTeX rejected, its pages (from
-        ``where``) and KaTeX's reason, or why node could not run.
-        """
+        """HTML of each formula, from memory, the cache, or one node run for the rest;
+        :class:`KatexError` naming every formula KaTeX rejected, its pages (``where``) and
+        KaTeX's reason, or why node could not run."""
         wanted = list(dict.fromkeys(formulas))
         missing = []
         for formula in wanted:
@@ -282,15 +272,11 @@ class Renderer:
 
 @dataclass
 class PageMath:
-    """Every formula of a build typeset in one node run, driven by ``hooks/build.py``.
-
-    :meth:`note` (``on_page_content``, so the search index keeps the TeX), :meth:`typeset`
-    (``on_env``: the formulas not cached, at once), :meth:`put` (``on_post_page``) and
-    :meth:`subset_fonts` (``on_post_build``). ``root`` is the project's.
-    """
+    """A build's formulas (``hooks/build.py``): :meth:`note` each page's, :meth:`typeset`
+    them in one node run, :meth:`put` them in, then :meth:`subset_fonts`."""
 
     root: Path
-    renderer: Renderer | None = None
+    renderer: Renderer = field(init=False)  # made by start()
     pages: dict[Formula, list[str]] = field(default_factory=dict)  # formula -> its pages
 
     def start(self) -> None:
@@ -306,12 +292,10 @@ class PageMath:
             self.pages.setdefault(formula, []).append(page)
 
     def typeset(self) -> None:
-        assert self.renderer is not None
         self.renderer.render(sorted(self.pages), where=self.pages)
 
     def put(self, output: str, page: str, relative: Callable[[str], str]) -> str:
         """``output`` typeset; ``relative(path)`` is a site path's URL from the page."""
-        assert self.renderer is not None
         try:
             formulas = collect(output)
             where = {f: [page] for f in formulas}

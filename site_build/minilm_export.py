@@ -67,8 +67,7 @@ WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 @dataclass(frozen=True)
 class ModelSource:
-    """What the export reads: the arrays by name, the config, ``tokenizer.json``, the
-    weights file's hash."""
+    """What the export reads: arrays by name, config, ``tokenizer.json``, weights' hash."""
 
     weights: Mapping[str, npt.NDArray[Any]]
     config: Mapping[str, Any]
@@ -116,17 +115,6 @@ def pack_group(arrays: Sequence[tuple[str, npt.ArrayLike]]) -> tuple[bytes, list
 def hashed_name(stem: str, blob: bytes, ext: str) -> str:
     """``<stem>.<16 hex digits of the SHA-256>.<ext>``."""
     return f"{stem}.{hashlib.sha256(blob).hexdigest()[:NAME_HASH_CHARS]}{ext}"
-
-
-def shards_for_ids(ids: Sequence[int], rows_per_shard: int = SHARD_ROWS) -> list[int]:
-    """The shards (sorted, once each) that hold the rows of ``ids``, as the widget finds them.
-
-    Examples
-    --------
-    >>> shards_for_ids([101, 2009, 102, 2001])
-    [3, 62]
-    """
-    return sorted({int(i) // rows_per_shard for i in ids})
 
 
 def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
@@ -226,11 +214,9 @@ def model_source() -> ModelSource:
 
 
 def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dict[str, Path]:
-    """The exported files by site path, each a file in ``cache`` (exported on a miss).
-
-    Keyed by the weights' hash (the RECORD's: a hit reads no weights), the tokenizer, this
-    module and the layout constants.
-    """
+    """The exported files by site path, each a file in ``cache`` (exported on a miss), keyed
+    by the weights' hash (the RECORD's: a hit reads no weights), the tokenizer, this module
+    and the layout constants."""
     if source is None:
         from attention_ref.minilm import model_dir
         from site_build.heatmap_data import installed_weights_sha256

@@ -245,10 +245,8 @@ def slim_page(html: str, cache_dir: Path) -> tuple[str, dict[str, bytes]]:
 # then only the custom properties the kept rules use; keep what cannot be judged (:is(),
 # :where(), :has(), unknown at-rules); classes inside :not() are ignored.
 
-_CLASS_ATTR = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
-_ID_ATTR = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
-_SEL_CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
-_SEL_ID = re.compile(r"#(-?[_a-zA-Z][\w-]*)")
+_NAME_ATTR = re.compile(r"""\b(class|id)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
+_SEL_NAME = re.compile(r"[.#]-?[_a-zA-Z][\w-]*")  # a class or an id in a selector
 _NOT = re.compile(r":not\((?:[^()]|\([^()]*\))*\)")
 _VAR_USE = re.compile(r"var\(\s*(--[\w-]+)")
 _NESTED = ("media", "supports", "layer")  # at-rules whose block holds rules
@@ -263,48 +261,22 @@ class Rule:
     children: list[Rule] | None = None  # the rules of @media, @supports, @layer
 
 
-def page_names(html: str) -> tuple[set[str], set[str]]:
-    """The class names and ids used in ``html``.
+def page_names(html: str) -> set[str]:
+    """The classes and ids of ``html`` as selectors (``.name``, ``#name``).
 
     Examples
     --------
-    >>> classes, ids = page_names('<div class="a b" id="x"><span class=\\'c\\'></span></div>')
-    >>> sorted(classes), ids
-    (['a', 'b', 'c'], {'x'})
+    >>> sorted(page_names('<div class="a b" id="x"><span class=\\'c\\'></span></div>'))
+    ['#x', '.a', '.b', '.c']
     """
-    classes: set[str] = set()
-    for m in _CLASS_ATTR.finditer(html):
-        classes.update((m.group(1) or m.group(2) or "").split())
-    ids = {m.group(1) or m.group(2) or "" for m in _ID_ATTR.finditer(html)}
-    return classes, ids - {""}
-
-
-def parse(css: str) -> list[Rule]:
-    """The rules of a stylesheet, with the blocks of ``@media``, ``@supports`` and ``@layer``.
-
-    Examples
-    --------
-    >>> [(r.prelude, r.declarations) for r in parse("a{color:red} @media print{b{x:1}}")]
-    [('a', 'color:red'), ('@media print', None)]
-    >>> parse("@media print{b{x:1}}")[0].children[0].declarations
-    'x:1'
-    """
-    nodes = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
-    return [_rule(node) for node in nodes if node.type in ("qualified-rule", "at-rule")]
-
-
-def _rule(node: Any) -> Rule:
-    prelude = tinycss2.serialize(node.prelude).strip()
-    if node.type == "qualified-rule":
-        return Rule(prelude, tinycss2.serialize(node.content).strip())
-    prelude = f"@{node.at_keyword} {prelude}".strip()
-    if node.content is None:  # a statement such as @charset or @import
-        return Rule(prelude)
-    if node.lower_at_keyword in _NESTED:
-        inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
-        children = [_rule(n) for n in inner if n.type in ("qualified-rule", "at-rule")]
-        return Rule(prelude, children=children)
-    return Rule(prelude, tinycss2.serialize(node.content).strip())
+    names: set[str] = set()
+    for m in _NAME_ATTR.finditer(html):
+        value = m.group(2) or m.group(3) or ""
+        if m.group(1).lower() == "class":
+            names.update("." + name for name in value.split())
+        elif value:
+            names.add("#" + value)
+    return names
 
 
 def _declarations(text: str) -> list[tuple[str, str]]:
@@ -326,37 +298,51 @@ def _split_selectors(prelude: str) -> list[str]:
     return [text for part in parts if (text := tinycss2.serialize(part).strip())]
 
 
-def can_match(selector: str, classes: set[str], ids: set[str]) -> bool:
-    """Whether ``selector`` might match a page with these classes and ids.
+def can_match(selector: str, names: set[str]) -> bool:
+    """Whether ``selector`` might match a page of these :func:`page_names`.
 
     Examples
     --------
-    >>> can_match(".a .b > p", {"a", "b"}, set()), can_match(".a .zz", {"a"}, set())
+    >>> can_match(".a .b > p#x", {".a", ".b", "#x"}), can_match(".a .zz", {".a"})
     (True, False)
-    >>> can_match("div:not(.zz)", set(), set()), can_match(":is(.zz) p", set(), set())
+    >>> can_match("div:not(.zz)", set()), can_match(":is(.zz) p", set())
     (True, True)
     """
     if re.search(r":(is|where|has|host|global)\(", selector):
         return True
     bare = _NOT.sub("", selector)
     bare = re.sub(r"\[[^\]]*\]", "", bare)  # attribute values may contain dots
-    return all(c in classes for c in _SEL_CLASS.findall(bare)) and all(
-        i in ids for i in _SEL_ID.findall(bare)
-    )
+    return all(name in names for name in _SEL_NAME.findall(bare))
 
 
-def _keep(rules: Iterable[Rule], classes: set[str], ids: set[str]) -> list[Rule]:
+def kept_rules(css: str | list[Any], names: set[str]) -> list[Rule]:
+    """The rules of ``css`` (text, or an at-rule's block) that :func:`can_match` a page
+    of these :func:`page_names`; at-rules but ``@charset`` are kept, those holding rules
+    (:data:`_NESTED`) only with what they keep.
+
+    Examples
+    --------
+    >>> css = ".a{x:1} .b,.a p{x:2} @charset 'utf-8'; @media print{.b{x:3}} @font-face{y:4}"
+    >>> [(r.prelude, r.declarations) for r in kept_rules(css, {".a"})]
+    [('.a', 'x:1'), ('.a p', 'x:2'), ('@font-face', 'y:4')]
+    >>> kept_rules("@media print{.b{x:3}}", {".b"})[0].children
+    [Rule(prelude='.b', declarations='x:3', children=None)]
+    """
     kept = []
-    for rule in rules:
-        if rule.children is not None:
-            children = _keep(rule.children, classes, ids)
-            if children:
-                kept.append(Rule(rule.prelude, children=children))
-        elif rule.prelude.startswith("@"):
-            if not rule.prelude.lower().startswith("@charset"):
-                kept.append(rule)
-        elif selectors := [s for s in _split_selectors(rule.prelude) if can_match(s, classes, ids)]:
-            kept.append(Rule(",".join(selectors), rule.declarations))
+    for node in tinycss2.parse_rule_list(css, skip_comments=True, skip_whitespace=True):
+        prelude = tinycss2.serialize(node.prelude).strip()
+        if node.type == "qualified-rule":
+            selectors = [s for s in _split_selectors(prelude) if can_match(s, names)]
+            if selectors:
+                kept.append(Rule(",".join(selectors), tinycss2.serialize(node.content).strip()))
+        elif node.type == "at-rule" and node.lower_at_keyword != "charset":
+            prelude = f"@{node.at_keyword} {prelude}".strip()
+            if node.content is None:  # a statement such as @import
+                kept.append(Rule(prelude))
+            elif node.lower_at_keyword not in _NESTED:
+                kept.append(Rule(prelude, tinycss2.serialize(node.content).strip()))
+            elif children := kept_rules(node.content, names):
+                kept.append(Rule(prelude, children=children))
     return kept
 
 
@@ -365,7 +351,8 @@ def used_properties(rules: list[Rule]) -> set[str]:
 
     Examples
     --------
-    >>> sorted(used_properties(parse(":root{--a:var(--b);--b:1px;--c:2px} p{margin:var(--a)}")))
+    >>> css = ":root{--a:var(--b);--b:1px;--c:2px} p{margin:var(--a)}"
+    >>> sorted(used_properties(kept_rules(css, set())))
     ['--a', '--b']
     """
     defs: dict[str, list[str]] = {}
@@ -389,13 +376,14 @@ def used_properties(rules: list[Rule]) -> set[str]:
     return used
 
 
-def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
-    """CSS text of the rules, compact; with ``used``, only those custom properties.
+def serialize(rules: Iterable[Rule], used: set[str]) -> str:
+    """CSS text of the rules, compact, with only the custom properties in ``used``.
 
     Examples
     --------
-    >>> serialize(parse("a , b { color : red ; }  @media print { p { x: 1 } }"))
-    'a , b{color : red ;}@media print{p{x: 1}}'
+    >>> rules = kept_rules("a , b { --c: 1; color : red ; }  @page { x: 1 }", set())
+    >>> serialize(rules, set())
+    'a,b{color:red}@page{x: 1}'
     """
     parts = []
     for rule in rules:
@@ -403,7 +391,7 @@ def serialize(rules: Iterable[Rule], used: set[str] | None = None) -> str:
             parts.append(f"{rule.prelude}{{{serialize(rule.children, used)}}}")
         elif rule.declarations is None:
             parts.append(f"{rule.prelude};")
-        elif rule.prelude.startswith("@") or used is None:
+        elif rule.prelude.startswith("@"):
             parts.append(f"{rule.prelude}{{{rule.declarations}}}")
         elif kept := [
             f"{name}:{value}"
@@ -423,6 +411,5 @@ def prune(css: str, html: str) -> str:
     >>> prune(css, '<div class="w"><p class="a"></p></div>')
     '.w{--x:1px}.w .a{margin:var(--x)}'
     """
-    classes, ids = page_names(html)
-    rules = _keep(parse(css), classes, ids)
+    rules = kept_rules(css, page_names(html))
     return serialize(rules, used_properties(rules))

@@ -1,7 +1,9 @@
-"""The query explorer's data: the worked example, its steps and the widget's settings.
+"""The widgets' data: the query explorer's, lesson 4's training widget's and lesson 5's
+generation widget's.
 
-The inputs are read from ``snippets/worked_example.py`` at every build and the steps
-computed by :mod:`attention_ref`: the widget types no number of the lesson itself.
+The explorer's inputs are read from ``snippets/worked_example.py`` at every build and its
+steps computed by :mod:`attention_ref`: the widget types no number of the lesson itself.
+The other two copy records committed in ``data/``.
 
 Examples
 --------
@@ -18,12 +20,16 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import attention_ref
+from attention_ref.induction import LAYERS, LETTERS, START, VOCAB, param_names
 from site_build.worked_example import WorkedExample, as_floats, read
+
+ROOT = Path(__file__).resolve().parent.parent
 
 EXPLORER_JSON_PATH = "assets/data/explorer.json"
 #: Decimal places the widget shows for each kind of number.
@@ -150,9 +156,8 @@ def explorer_data() -> dict[str, Any]:
 
 
 def compact_json(data: Any, *, sort_keys: bool = False) -> str:
-    """``data`` as JSON with no spaces, characters as they are; ``ValueError`` for a NaN.
-
-    The site's data files are all written by it.
+    """``data`` as JSON with no spaces, characters as they are (every data file of the
+    site); ``ValueError`` for a NaN.
 
     Examples
     --------
@@ -171,3 +176,124 @@ def explorer_json() -> str:
     1
     """
     return compact_json(explorer_data(), sort_keys=True) + "\n"
+
+
+# --- Lesson 4's training widget
+
+RUN_JSON = ROOT / "data" / "induction_run.json"
+TRAINING_JSON_PATH = "assets/data/training.json"
+#: How the start token is shown (as the page's probe line spells it).
+START_SYMBOL = "^"
+
+
+def symbol(token: int) -> str:
+    """The letter a token stands for, or :data:`START_SYMBOL` for the start token.
+
+    >>> symbol(0), symbol(25), symbol(START)
+    ('a', 'z', '^')
+    """
+    if token == START:
+        return START_SYMBOL
+    if not 0 <= token < len(LETTERS):
+        raise ValueError(f"token {token} is neither a letter (0..25) nor the start ({START})")
+    return LETTERS[token]
+
+
+def causal_rows(matrix: list[list[int]]) -> list[list[int]]:
+    """Row ``i`` of a causal map cut to its first ``i + 1`` entries; the cut must be zeros.
+
+    >>> causal_rows([[1000, 0], [400, 600]])
+    [[1000], [400, 600]]
+    >>> causal_rows([[900, 100], [400, 600]])
+    Traceback (most recent call last):
+    ...
+    ValueError: row 0 attends to a later position: [900, 100]
+    """
+    rows = []
+    for i, row in enumerate(matrix):
+        if any(row[i + 1 :]):
+            raise ValueError(f"row {i} attends to a later position: {row}")
+        rows.append(row[: i + 1])
+    return rows
+
+
+def training_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The training widget's data from a training record (by default the committed run):
+    the losses, and each checkpoint's attention maps in the record's thousandths, their
+    rows cut causally (row ``i`` has ``i + 1`` weights).
+
+    Examples
+    --------
+    >>> data = training_data()
+    >>> data["tokens"][:4], data["half"], len(data["steps"])
+    (['^', 'w', 'e', 'a'], 8, 40)
+    >>> [len(row) for row in data["attention"][0][0][0][:3]]  # step 0, layer 1, head 1
+    [1, 2, 3]
+    """
+    if record is None:
+        record = json.loads(RUN_JSON.read_text(encoding="utf-8"))
+    probe = record["probe"]["tokens"]
+    points = record["checkpoints"]
+    return {
+        "tokens": [symbol(t) for t in probe[:-1]],  # the positions the model reads
+        "half": record["probe"]["half"],
+        "steps": [c["step"] for c in points],
+        "first": [c["first"] for c in points],
+        "repeat": [c["repeat"] for c in points],
+        "scale": record["attention_scale"],
+        "attention": [
+            [[causal_rows(head) for head in layer] for layer in c["attention"]] for c in points
+        ],
+    }
+
+
+def training_json() -> str:
+    """:func:`training_data` as compact JSON."""
+    return compact_json(training_data())
+
+
+# --- Lesson 5's generation widget
+
+WEIGHTS_JSON = ROOT / "data" / "induction_weights.json"
+GENERATE_JSON_PATH = "assets/data/generate.json"
+#: The widget's first letters: seven, then the first two again, a repeat to continue.
+DEFAULT_PROMPT = "planetspl"
+
+
+def generate_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The generation widget's data from a weights record (by default lesson 4's): the
+    weights as ``make train`` wrote them, so that the widget and
+    :func:`attention_ref.induction.forward` compute with the same numbers; ``ValueError``
+    when the record lacks a weight of the model or has one more.
+
+    Examples
+    --------
+    >>> data = generate_data()
+    >>> data["config"], data["start"], data["letters"][:3]
+    ({'d_model': 32, 'heads': 4, 'max_len': 24, 'scaled': True}, 26, 'abc')
+    >>> data["prompt"], [len(data["params"][name]) for name in ("W_E", "W_pos", "W_U")]
+    ('planetspl', [27, 24, 32])
+    """
+    if record is None:
+        record = json.loads(WEIGHTS_JSON.read_text(encoding="utf-8"))
+    params = record["params"]
+    if sorted(params) != sorted(param_names()):
+        raise ValueError(
+            f"the weights record holds {sorted(params)}, the model needs {sorted(param_names())}"
+        )
+    if not set(DEFAULT_PROMPT) <= set(LETTERS):
+        raise ValueError(f"the default prompt {DEFAULT_PROMPT!r} has a character that is no letter")
+    return {
+        "config": record["config"],
+        "layers": LAYERS,
+        "vocab": VOCAB,
+        "letters": LETTERS,
+        "start": START,
+        "prompt": DEFAULT_PROMPT,
+        "params": {name: params[name] for name in param_names()},
+    }
+
+
+def generate_json() -> str:
+    """:func:`generate_data` as compact JSON."""
+    return compact_json(generate_data())

@@ -1,14 +1,13 @@
 """The worked example's inputs, read from their one source: ``snippets/worked_example.py``.
 
-Everything else reads them from there: the other snippets import them, the explorer's
-data and the tests call :func:`read`, practice files import them in the repository
-(``from _worked_example import Q, K, V``) and get the values written in when published
-(:func:`practice_text`). ``tests/test_worked_example.py`` fails on a literal copy.
+The build and the tests call :func:`read`; a practice file imports them
+(``from _worked_example import Q, K, V``) and is published with the values written in
+(:func:`practice_text`).
 
 Examples
 --------
 >>> ex = read()
->>> ex.d_k == len(ex.q) == len(ex.keys[0]), len(ex.keys) == len(ex.values)
+>>> len(ex.q) == len(ex.keys[0]), len(ex.keys) == len(ex.values)
 (True, True)
 >>> made_up = WorkedExample(q=[1, 1], keys=[[2, 0], [0, 2]], values=[[1, 0], [0, 1]])
 >>> print(practice_text("from _worked_example import Q, K as KEYS\\n", made_up, "x.py"))
@@ -54,10 +53,6 @@ class WorkedExample:
     q: list[Any]  # (d_k,)
     keys: list[list[Any]]  # (n_k, d_k)
     values: list[list[Any]]  # (n_k, d_v)
-
-    @property
-    def d_k(self) -> int:
-        return len(self.q)
 
 
 def read(source: Path = SOURCE) -> WorkedExample:
@@ -118,10 +113,8 @@ def _assignments(names: str, example: WorkedExample, where: str) -> str:
 
 
 def practice_text(text: str, example: WorkedExample, where: str) -> str:
-    """A practice file as published: its import line and placeholders replaced by values.
-
-    ``ValueError`` for a name either does not know, naming the file ``where``.
-    """
+    """A practice file as published: its import line and placeholders replaced by values;
+    ``ValueError`` naming the file ``where`` for a name that is not known."""
     text = IMPORT_LINE.sub(lambda m: _assignments(m["names"], example, where), text)
 
     def value(match: re.Match[str]) -> str:

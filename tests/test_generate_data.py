@@ -1,4 +1,4 @@
-"""The generation widget's data (site_build/generate_data.py) against the committed weights.
+"""The generation widget's data (site_build/widget_data.py) against the committed weights.
 
 Oracles: ``data/induction_weights.json`` itself, read here with ``json``: the widget's
 weights must be the record's, number for number (they are copied, not computed, so the
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from attention_ref.induction import LETTERS, START, VOCAB, Config, forward, param_names
-from site_build.generate_data import (
+from site_build.widget_data import (
     DEFAULT_PROMPT,
     WEIGHTS_JSON,
     generate_data,

@@ -75,7 +75,7 @@ def test_the_figure_is_of_the_tired_sentence_at_the_contract_threshold() -> None
     assert SPEC.params == {
         "sentence": "tired",
         "threshold": 0.5,
-        "weights_sha256": HD.read_record()["weights_sha256"],  # the oracle's weights
+        "weights_sha256": json.loads(HD.DATA_FILE.read_text())["weights_sha256"],  # the oracle's
     }
     assert R.THRESHOLD == 0.5
     assert "at least half of its attention" in caption()

@@ -207,14 +207,6 @@ def test_budget_first_use_and_site_growth(
     assert total_raw <= SITE_GROWTH_LIMIT
 
 
-def test_shards_for_ids_cover_a_sentence(manifest: dict[str, Any]) -> None:
-    _, ids = load_minilm().tokenize("The animal didn't cross the street because it was too tired.")
-    shards = ex.shards_for_ids(ids.tolist())
-    rows = manifest["word_embeddings"]["rows_per_shard"]
-    assert all(any(s * rows <= i < (s + 1) * rows for s in shards) for i in ids.tolist())
-    assert len(shards) <= len(set(ids.tolist()))
-
-
 def test_float16_refuses_what_it_cannot_hold() -> None:
     with pytest.raises(ValueError, match=r"w: holds a value that is not finite"):
         ex.float16_bytes([1.0, np.nan], "w")

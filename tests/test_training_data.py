@@ -1,4 +1,4 @@
-"""The training widget's data (site_build/training_data.py) against the committed record.
+"""The training widget's data (site_build/widget_data.py) against the committed record.
 
 Oracle: ``data/induction_run.json`` itself, read here with numpy: the widget's ragged
 rows, padded back with zeros, must be the record's maps entry for entry, and its losses
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from attention_ref.induction import spell
-from site_build.training_data import RUN_JSON, causal_rows, symbol, training_data, training_json
+from site_build.widget_data import RUN_JSON, causal_rows, symbol, training_data, training_json
 
 RECORD = json.loads(RUN_JSON.read_text(encoding="utf-8"))
 

@@ -42,7 +42,7 @@ import numpy as np
 import pytest
 
 from attention_ref.induction import LETTERS, START, Config, decode_multiply_adds, forward
-from site_build.generate_data import DEFAULT_PROMPT, WEIGHTS_JSON
+from site_build.widget_data import DEFAULT_PROMPT, WEIGHTS_JSON
 from tests.browser.axe import violations_in_both_palettes
 from tests.browser.settled import open_widget
 

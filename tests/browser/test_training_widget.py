@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from attention_ref.induction import induction_score, previous_token_score
-from site_build.training_data import RUN_JSON
+from site_build.widget_data import RUN_JSON
 from tests.browser.axe import violations_in_both_palettes
 from tests.browser.settled import open_widget
 from tests.browser.test_heads_widget import expected_rgb

@@ -24,7 +24,7 @@ function matrix(name, value, rows, cols) {
 }
 
 /**
- * The model the widget runs, from the build's JSON (site_build/generate_data.py).
+ * The model the widget runs, from the build's JSON (site_build/widget_data.py).
  * @param {object} data  {config: {d_model, heads, max_len, scaled}, layers, vocab, letters, start, params}
  * @returns {object}  sizes and weights as Float64Array rows (row-vector convention, x @ w)
  */

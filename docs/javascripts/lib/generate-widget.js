@@ -1,6 +1,6 @@
 // Lesson 5's generation widget: mount(box, data) builds it inside its box. Loaded through
 // ../widgets.js only when the box comes near the screen; data.model is lesson 4's trained
-// model (assets/data/generate.json, written by site_build/generate_data.py).
+// model (assets/data/generate.json, written by site_build/widget_data.py).
 //
 // The reader types letters; lesson 4's model continues them greedily, one letter a step,
 // with a cache of keys and values (generate-math.js), until its 24 positions are full. At

@@ -413,7 +413,7 @@ export function modelFromGroups(manifest, groupBytes, { simd = true } = {}) {
   };
 }
 
-/** The shards (sorted, once each) holding the rows of `ids` (site_build's shards_for_ids). */
+/** The shards (sorted, once each) holding the rows of `ids`. */
 export function shardsForIds(ids, rowsPerShard) {
   return [...new Set(ids.map((id) => Math.floor(id / rowsPerShard)))].sort((a, b) => a - b);
 }

@@ -1,6 +1,6 @@
 // Lesson 4's training widget: mount(box, data) builds it inside its box. Loaded through
 // ../widgets.js only when the box comes near the screen; data.run is the committed
-// training run, slimmed by site_build/training_data.py (assets/data/training.json).
+// training run, slimmed by site_build/widget_data.py (assets/data/training.json).
 //
 // One slider walks the 40 checkpoints of the run. The loss curves of the first half and
 // of the repeat are an SVG with a marker at the checkpoint; under them, every head's
