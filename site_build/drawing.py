@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from site_build.experiments import GradientReach, Saturation, Spread
+from site_build.experiments import Sweep
 from site_build.heat_scale import HEAT, HeatScale
 
 Theme = Literal["light", "dark"]
@@ -70,7 +70,7 @@ def _d_k_axes(pal: Palette, *axes: Any) -> dict[str, dict[str, Any]]:
     }
 
 
-def draw_spread(fig: Any, pal: Palette, data: Spread) -> None:
+def draw_spread(fig: Any, pal: Palette, data: Sweep) -> None:
     """Log-log variance against ``d_k``."""
     ax = fig.add_subplot()
     s = _d_k_axes(pal, ax)
@@ -85,28 +85,29 @@ def draw_spread(fig: Any, pal: Palette, data: Spread) -> None:
     ax.legend(loc="upper left")
 
 
-def draw_saturation(fig: Any, pal: Palette, data: Saturation) -> None:
+def draw_saturation(fig: Any, pal: Palette, data: tuple[Sweep, Sweep]) -> None:
     """Largest weight (left) and entropy (right) against ``d_k``."""
+    largest, entropy = data
     left, right = fig.subplots(1, 2)
     s = _d_k_axes(pal, left, right)
     note = {"textcoords": "offset points", "fontsize": 9}
-    left.plot(data.d_k, data.max_unscaled, **s["unscaled"], label="unscaled")
-    left.plot(data.d_k, data.max_scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
-    left.axhline(1 / data.n_keys, color=pal.foreground, linestyle=":", linewidth=1.2)
+    left.plot(largest.d_k, largest.unscaled, **s["unscaled"], label="unscaled")
+    left.plot(largest.d_k, largest.scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
+    left.axhline(1 / largest.n_keys, color=pal.foreground, linestyle=":", linewidth=1.2)
     left.set_ylim(0, 1.05)
     left.set_ylabel("largest weight (mean)")
-    left.annotate(f"uniform 1/{data.n_keys}", (1, 1 / data.n_keys), xytext=(2, 4), **note)
+    left.annotate(f"uniform 1/{largest.n_keys}", (1, 1 / largest.n_keys), xytext=(2, 4), **note)
     left.legend(loc="center left")
-    right.plot(data.d_k, data.entropy_unscaled, **s["unscaled"])
-    right.plot(data.d_k, data.entropy_scaled, **s["scaled"])
-    uniform = float(np.log(data.n_keys))
+    right.plot(entropy.d_k, entropy.unscaled, **s["unscaled"])
+    right.plot(entropy.d_k, entropy.scaled, **s["scaled"])
+    uniform = float(np.log(entropy.n_keys))
     right.axhline(uniform, color=pal.foreground, linestyle=":", linewidth=1.2)
-    right.annotate(f"uniform: ln {data.n_keys}", (1, uniform), xytext=(2, -12), **note)
+    right.annotate(f"uniform: ln {entropy.n_keys}", (1, uniform), xytext=(2, -12), **note)
     right.set_ylim(0, uniform * 1.1)
     right.set_ylabel("entropy of the weights (nats)")
 
 
-def draw_gradient(fig: Any, pal: Palette, data: GradientReach) -> None:
+def draw_gradient(fig: Any, pal: Palette, data: Sweep) -> None:
     """Gradient on a log y axis against ``d_k``."""
     ax = fig.add_subplot()
     s = _d_k_axes(pal, ax)
