@@ -20,7 +20,7 @@ import numpy.typing as npt
 import attention_ref as ar
 
 FloatArray = npt.NDArray[np.float64]
-Measure = Callable[[FloatArray], Any]
+Measure = Callable[[npt.NDArray[np.floating[Any]]], Any]  # of the logits
 
 #: The key widths every experiment sweeps: 1, 2, 4, ..., 1024.
 D_KS: tuple[int, ...] = tuple(2**i for i in range(11))
