@@ -22,7 +22,7 @@ import numpy as np
 
 import attention_ref as ar
 from attention_ref import head_roles as role_rules
-from site_build import block_figures, drawing, head_roles, heatmap_data, positions_figure
+from site_build import block_figures, drawing, heatmap_data, positions_figure
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import PALETTES, THEMES, Palette, Theme
 from site_build.experiments import D_KS, dot_product_spread, gradient_reach, softmax_saturation
@@ -79,9 +79,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         head_grid,
         draw_head_grid,
         figsize=(6.75, 5.0),
-        sources=tuple(
-            Path(str(m.__file__)).resolve() for m in (heatmap_data, head_roles, role_rules)
-        ),
+        sources=tuple(Path(str(m.__file__)).resolve() for m in (heatmap_data, role_rules)),
     ),
     FigureSpec(
         "gelu-relu",

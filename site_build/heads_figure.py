@@ -1,4 +1,6 @@
-"""The figure of every head: one sentence's attention in all 6 x 12 heads of the real model,
+"""The role of every head of the site's record, by :func:`attention_ref.head_roles.head_role`
+(which defines the roles), shipped as :data:`HEAD_ROLES_JSON_PATH` for the heads widget; and
+the figure of every head: one sentence's attention in all 6 x 12 heads of the real model,
 each framed and lettered by its role, in the widgets' heat scale. Layers and heads are
 labelled from 1, as the widgets show them; the data files count them from 0.
 
@@ -13,15 +15,19 @@ Examples
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from attention_ref.head_roles import PATTERNS, ROLES, THRESHOLD
+from attention_ref.head_roles import ABOUT, PATTERNS, ROLES, THRESHOLD, head_role
 from site_build.drawing import Palette
-from site_build.head_roles import record_roles
 from site_build.heatmap_data import model_record
+
+#: Where the site serves the roles.
+HEAD_ROLES_JSON_PATH = "assets/data/head_roles.json"
 
 #: The letter written above a head of each role (none for ``mixed``).
 CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "N", "mixed": ""}
@@ -29,6 +35,37 @@ CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "
 # Gaps in pixels of the image (one pixel a weight), margins in inches (legend at the bottom).
 _GAP_X, _GAP_Y = 5, 10  # between heads; above each head its role's letter
 _LEFT, _RIGHT, _TOP, _BOTTOM = 0.42, 0.08, 0.42, 0.56
+
+
+def record_roles(record: Mapping[str, Any], threshold: float = THRESHOLD) -> dict[str, Any]:
+    """The roles of every head of every sentence of a record like ``data/it_attention.json``.
+
+    Returns ``about``, ``threshold``, ``roles`` and ``sentences``: for each sentence id, a
+    list over layers of a list over heads of ``{"role", "share"}``.
+
+    Examples
+    --------
+    >>> record = {"scale": 10, "sentences": [{"id": "s", "tokens": ["[CLS]", "a"],
+    ...     "attention": [[[[10, 0], [10, 0]], [[5, 5], [0, 10]]]]}]}
+    >>> record_roles(record)["sentences"]
+    {'s': [[{'role': 'special', 'share': 1.0}, {'role': 'self', 'share': 0.75}]]}
+    """
+    scale = record.get("scale")
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not scale > 0:
+        raise ValueError(f"record: 'scale' must be a positive number, got {scale!r}")
+    sentences: dict[str, list[list[dict[str, Any]]]] = {}
+    for s in record["sentences"]:
+        tokens = s["tokens"]
+        sentences[s["id"]] = [
+            [head_role(np.asarray(m, dtype=np.float64) / scale, tokens, threshold) for m in layer]
+            for layer in s["attention"]
+        ]
+    return {"about": ABOUT, "threshold": threshold, "roles": dict(ROLES), "sentences": sentences}
+
+
+def head_roles_json(threshold: float = THRESHOLD) -> str:
+    """The site's ``assets/data/head_roles.json``: roles of the build's record, compact."""
+    return json.dumps(record_roles(model_record(), threshold), separators=(",", ":")) + "\n"
 
 
 @dataclass(frozen=True)
@@ -67,10 +104,9 @@ def head_grid(
         known = ", ".join(repr(i) for i in ids)
         raise ValueError(f"sentence: no sentence {sentence!r} in the record (there are {known})")
     s = record["sentences"][ids.index(sentence)]
-    roles = record_roles({"scale": record["scale"], "sentences": [s]}, threshold)
     weights = np.asarray(s["attention"], dtype=np.float64) / record["scale"]  # (L, H, n, n)
-    layers = roles["sentences"][sentence]
-    return HeadGrid(tuple(s["tokens"]), weights, tuple(tuple(layer) for layer in layers))
+    roles = [[head_role(w, s["tokens"], threshold) for w in layer] for layer in weights]
+    return HeadGrid(tuple(s["tokens"]), weights, tuple(tuple(layer) for layer in roles))
 
 
 def cell_pixel(layer: int, head: int, query: int, key: int, n: int) -> tuple[int, int]:
