@@ -11,7 +11,7 @@ Examples
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -107,7 +107,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         "The sinusoidal positional encoding: 128 entries (rows) for positions 0 to 99 "
         "(columns), sine and cosine pairs whose frequency falls from the top row down",
         {"n_positions": 100, "d": 128},
-        positions_figure.sinusoidal_table,
+        ar.sinusoidal_positions,
         positions_figure.draw_sinusoidal,
         figsize=(6.75, 3.75),
     ),
@@ -169,9 +169,9 @@ def source_files() -> list[Path]:
     return [*sorted(ref_dir.glob("*.py")), *(here / f"{name}.py" for name in modules.split())]
 
 
-def cache_key(spec: FigureSpec, sources: Iterable[Path] | None = None) -> str:
-    """SHA-256 of the spec, the bytes of ``sources`` (default :func:`source_files`) and of
-    the spec's own, and the versions of numpy and matplotlib.
+def cache_key(spec: FigureSpec) -> str:
+    """SHA-256 of the spec, the bytes of :func:`source_files` and of the spec's ``sources``,
+    and the versions of numpy and matplotlib.
 
     Examples
     --------
@@ -188,8 +188,7 @@ def cache_key(spec: FigureSpec, sources: Iterable[Path] | None = None) -> str:
         # From the installed metadata: a cache hit must not import matplotlib (0.2 s).
         "matplotlib": version("matplotlib"),
     }
-    files = [*(source_files() if sources is None else sources), *spec.sources]
-    return content_key(meta=meta, files=files)
+    return content_key(meta=meta, files=[*source_files(), *spec.sources])
 
 
 def cached_svgs(

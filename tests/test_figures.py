@@ -326,9 +326,10 @@ def test_cache_key_covers_parameters_title_and_sources(tmp_path: Path) -> None:
     assert F.cache_key(dataclasses.replace(spec, title="another title")) != key
     src = tmp_path / "core.py"
     src.write_text("x = 1\n")
-    with_src = F.cache_key(spec, sources=[src])
+    with_src = dataclasses.replace(spec, sources=(src,))
+    src_key = F.cache_key(with_src)
     src.write_text("x = 2\n")
-    assert F.cache_key(spec, sources=[src]) != with_src
+    assert F.cache_key(with_src) != src_key
 
 
 def test_a_cache_hit_does_not_import_matplotlib(tmp_path: Path) -> None:
