@@ -50,6 +50,9 @@ PALETTES: Mapping[Theme, Palette] = {
 }  # fmt: skip
 
 
+_SCALED = r"scaled by $1/\sqrt{d_k}$"  # the label of a line of scaled scores
+
+
 def style(ax: Any, pal: Palette, grid: bool = True) -> None:
     """Fill ``ax`` with ``pal``'s background, with a grid behind unless ``grid`` is false."""
     ax.set_facecolor(pal.background)
@@ -58,28 +61,25 @@ def style(ax: Any, pal: Palette, grid: bool = True) -> None:
         ax.set_axisbelow(True)
 
 
-def _d_k_axes(pal: Palette, *axes: Any) -> dict[str, dict[str, Any]]:
-    """Style ``axes`` with a log2 ``d_k`` axis; return the unscaled and scaled line styles."""
-    for ax in axes:
-        style(ax, pal)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("key width $d_k$")
-    return {
-        "unscaled": {"color": pal.unscaled, "marker": "o", "linestyle": "-"},
-        "scaled": {"color": pal.scaled, "marker": "s", "linestyle": "--"},
-    }
+def _d_k_plot(
+    ax: Any, pal: Palette, sweep: Sweep, labels: tuple[str, str] = ("unscaled", _SCALED)
+) -> None:
+    """Style ``ax`` with a log2 ``d_k`` axis and plot ``sweep``, unscaled then scaled."""
+    style(ax, pal)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("key width $d_k$")
+    ax.plot(sweep.d_k, sweep.unscaled, color=pal.unscaled, marker="o", label=labels[0])
+    ax.plot(sweep.d_k, sweep.scaled, color=pal.scaled, marker="s", ls="--", label=labels[1])
 
 
 def draw_spread(fig: Any, pal: Palette, data: Sweep) -> None:
     """Log-log variance against ``d_k``."""
     ax = fig.add_subplot()
-    s = _d_k_axes(pal, ax)
     # The expected lines are wide pale bands, so a measured line on top stays visible.
     band = {"color": pal.foreground, "alpha": 0.25, "linewidth": 7, "solid_capstyle": "butt"}
     ax.plot(data.d_k, data.d_k, **band, label="expected: $d_k$ and 1")
     ax.plot(data.d_k, np.ones_like(data.d_k), **band)
-    ax.plot(data.d_k, data.unscaled, **s["unscaled"], label=r"measured, $q\cdot k$")
-    ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"measured, $q\cdot k/\sqrt{d_k}$")
+    _d_k_plot(ax, pal, data, (r"measured, $q\cdot k$", r"measured, $q\cdot k/\sqrt{d_k}$"))
     ax.set_yscale("log", base=2)
     ax.set_ylabel("variance of the score")
     ax.legend(loc="upper left")
@@ -89,17 +89,14 @@ def draw_saturation(fig: Any, pal: Palette, data: tuple[Sweep, Sweep]) -> None:
     """Largest weight (left) and entropy (right) against ``d_k``."""
     largest, entropy = data
     left, right = fig.subplots(1, 2)
-    s = _d_k_axes(pal, left, right)
     note = {"textcoords": "offset points", "fontsize": 9}
-    left.plot(largest.d_k, largest.unscaled, **s["unscaled"], label="unscaled")
-    left.plot(largest.d_k, largest.scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
+    _d_k_plot(left, pal, largest)
     left.axhline(1 / largest.n_keys, color=pal.foreground, linestyle=":", linewidth=1.2)
     left.set_ylim(0, 1.05)
     left.set_ylabel("largest weight (mean)")
     left.annotate(f"uniform 1/{largest.n_keys}", (1, 1 / largest.n_keys), xytext=(2, 4), **note)
     left.legend(loc="center left")
-    right.plot(entropy.d_k, entropy.unscaled, **s["unscaled"])
-    right.plot(entropy.d_k, entropy.scaled, **s["scaled"])
+    _d_k_plot(right, pal, entropy, ("", ""))
     uniform = float(np.log(entropy.n_keys))
     right.axhline(uniform, color=pal.foreground, linestyle=":", linewidth=1.2)
     right.annotate(f"uniform: ln {entropy.n_keys}", (1, uniform), xytext=(2, -12), **note)
@@ -110,9 +107,7 @@ def draw_saturation(fig: Any, pal: Palette, data: tuple[Sweep, Sweep]) -> None:
 def draw_gradient(fig: Any, pal: Palette, data: Sweep) -> None:
     """Gradient on a log y axis against ``d_k``."""
     ax = fig.add_subplot()
-    s = _d_k_axes(pal, ax)
-    ax.plot(data.d_k, data.unscaled, **s["unscaled"], label="unscaled")
-    ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
+    _d_k_plot(ax, pal, data)
     ax.set_yscale("log")
     ax.set_ylabel("gradient to a non-max logit")
     ax.legend(loc="lower left")
