@@ -134,10 +134,6 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
     rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
     image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB), heads apart
     image[:] = [int(pal.background[i : i + 2], 16) for i in (1, 3, 5)]
-    for li in range(layers):
-        for hi in range(heads):
-            top, left = cell_pixel(li, hi, 0, 0, n)
-            image[top : top + n, left : left + n] = colours[li, hi]
     width_in, height_in = (float(x) for x in fig.get_size_inches())
     unit = min(  # inches a weight, as large as the margins allow
         (width_in - _LEFT - _RIGHT) / image.shape[1],
@@ -147,15 +143,15 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
     ax = fig.add_axes(
         (_LEFT / width_in, 1 - (_TOP + box_h) / height_in, box_w / width_in, box_h / height_in)
     )
-    extent = (-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5)
-    ax.imshow(image, interpolation="none", aspect="equal", extent=extent)
     ax.set_axis_off()
     frame = dict(zip(PATTERNS, pal.roles, strict=True))
     for li in range(layers):
-        top = li * (n + _GAP_Y) + _GAP_Y
-        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center")
         for hi in range(heads):
-            left, middle = hi * (n + _GAP_X), hi * (n + _GAP_X) + n / 2 - 0.5
+            top, left = cell_pixel(li, hi, 0, 0, n)
+            image[top : top + n, left : left + n] = colours[li, hi]
+            if hi == 0:
+                ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center")
+            middle = left + n / 2 - 0.5
             role = data.roles[li][hi]["role"]
             # A pixel's width away from the weights, so a dark first or last column
             # stays apart from the frame.
@@ -168,6 +164,8 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
                 ax.text(middle, top - 3.2, CODES[role], ha="center", va="bottom", **letter)
             if li == 0:
                 ax.text(middle, -1, str(hi + 1), ha="center", va="bottom")
+    extent = (-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5)
+    ax.imshow(image, interpolation="none", aspect="equal", extent=extent)
     ax.set_xlim(-2.5, image.shape[1] + 1.5)
     ax.set_ylim(image.shape[0] + 0.5, -0.5)
     centre = (_LEFT + box_w / 2) / width_in
