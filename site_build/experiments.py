@@ -22,7 +22,7 @@ import attention_ref as ar
 FloatArray = npt.NDArray[np.float64]
 Measure = Callable[[npt.NDArray[np.floating[Any]]], Any]  # of the logits
 
-#: The key widths every experiment sweeps: 1, 2, 4, ..., 1024.
+#: The key widths every experiment of the figures sweeps: 1, 2, 4, ..., 1024.
 D_KS: tuple[int, ...] = tuple(2**i for i in range(11))
 
 
@@ -63,9 +63,7 @@ def _sweep(
     return [Sweep(d_k, a[:, i, 0], a[:, i, 1], n_keys, n_samples) for i in range(len(measures))]
 
 
-def dot_product_spread(
-    d_ks: Sequence[int] = D_KS, *, n_samples: int = 4096, seed: int = 0
-) -> Sweep:
+def dot_product_spread(d_ks: Sequence[int], *, n_samples: int, seed: int) -> Sweep:
     """Measure the variance of ``q·k`` for standard normal ``q`` and ``k``.
 
     The sum of ``d_k`` products of variance 1 has variance ``d_k``; dividing by
@@ -83,7 +81,7 @@ def dot_product_spread(
 
 
 def softmax_saturation(
-    d_ks: Sequence[int] = D_KS, *, n_keys: int = 16, n_samples: int = 512, seed: int = 1
+    d_ks: Sequence[int], *, n_keys: int, n_samples: int, seed: int
 ) -> tuple[Sweep, Sweep]:
     """Measure the mean largest weight and the mean entropy in nats (``log(n_keys)`` if
     uniform) of softmax over random scores.
@@ -130,15 +128,13 @@ def non_max_reach(p: npt.ArrayLike) -> FloatArray:
     return np.asarray((reach * others).sum(axis=-1) / (weights.shape[-1] - 1), dtype=np.float64)
 
 
-def gradient_reach(
-    d_ks: Sequence[int] = D_KS, *, n_keys: int = 16, n_samples: int = 512, seed: int = 2
-) -> Sweep:
+def gradient_reach(d_ks: Sequence[int], *, n_keys: int, n_samples: int, seed: int) -> Sweep:
     """Measure how much gradient (mean :func:`non_max_reach`) reaches the non-maximal
     logits, unscaled and scaled.
 
     Examples
     --------
-    >>> g = gradient_reach((1, 1024), n_samples=200, seed=0)
+    >>> g = gradient_reach((1, 1024), n_keys=16, n_samples=200, seed=0)
     >>> bool(g.unscaled[-1] < 0.01 < g.scaled[-1])
     True
     """

@@ -210,11 +210,11 @@ def test_non_max_reach_against_finite_differences() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: E.dot_product_spread([], n_samples=10), "d_ks"),
-        (lambda: E.dot_product_spread([0, 4], n_samples=10), "d_ks"),
-        (lambda: E.dot_product_spread([4], n_samples=1), "n_samples"),
-        (lambda: E.softmax_saturation([4], n_keys=1, n_samples=10), "n_keys"),
-        (lambda: E.gradient_reach([4], n_keys=0, n_samples=10), "n_keys"),
+        (lambda: E.dot_product_spread([], n_samples=10, seed=0), "d_ks"),
+        (lambda: E.dot_product_spread([0, 4], n_samples=10, seed=0), "d_ks"),
+        (lambda: E.dot_product_spread([4], n_samples=1, seed=0), "n_samples"),
+        (lambda: E.softmax_saturation([4], n_keys=1, n_samples=10, seed=0), "n_keys"),
+        (lambda: E.gradient_reach([4], n_keys=0, n_samples=10, seed=0), "n_keys"),
         (lambda: E.non_max_reach([1.0]), "at least 2 weights"),
     ],
 )
