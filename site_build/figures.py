@@ -11,7 +11,7 @@ Examples
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -191,26 +191,20 @@ def cache_key(spec: FigureSpec) -> str:
     return content_key(meta=meta, files=[*source_files(), *spec.sources])
 
 
-def cached_svgs(
-    spec: FigureSpec,
+def build_figures(
     cache_dir: Path,
-    *,
+    specs: Iterable[FigureSpec] = FIGURES,
     render: Callable[[FigureSpec], Mapping[Theme, bytes]] = render_svgs,
-) -> dict[Theme, bytes]:
-    """``spec``'s SVGs from the cache in ``cache_dir``, rendered by ``render`` on a miss."""
-    suffix = {theme: f"-{theme}.svg" for theme in THEMES}
+) -> dict[str, bytes]:
+    """The figures of ``specs`` in both themes, as ``{"figures/<name>-<theme>.svg": svg}``:
+    from the cache in ``cache_dir``, drawn by ``render`` on a miss."""
+    cache, suffixes = ContentCache(cache_dir), [f"-{theme}.svg" for theme in THEMES]
+    svgs: dict[str, bytes] = {}
+    for spec in specs:
 
-    def make() -> dict[str, bytes]:
-        return {suffix[theme]: svg for theme, svg in render(spec).items()}
+        def make(spec: FigureSpec = spec) -> dict[str, bytes]:
+            return {f"-{theme}.svg": svg for theme, svg in render(spec).items()}
 
-    found = ContentCache(cache_dir).get(spec.name, cache_key(spec), [*suffix.values()], make)
-    return {theme: found[end] for theme, end in suffix.items()}
-
-
-def build_figures(cache_dir: Path) -> dict[str, bytes]:
-    """Every figure in both themes, as ``{"figures/<name>-<theme>.svg": svg_bytes}``."""
-    return {
-        f"figures/{spec.name}-{theme}.svg": svg
-        for spec in FIGURES
-        for theme, svg in cached_svgs(spec, cache_dir).items()
-    }
+        found = cache.get(spec.name, cache_key(spec), suffixes, make)
+        svgs.update({f"figures/{spec.name}{end}": svg for end, svg in found.items()})
+    return svgs

@@ -302,18 +302,25 @@ def counting_render() -> tuple[list[str], Any]:
 
 def test_second_call_is_served_from_the_cache(tmp_path: Path) -> None:
     calls, render = counting_render()
-    first = F.cached_svgs(small("spread"), tmp_path, render=render)
-    second = F.cached_svgs(small("spread"), tmp_path, render=render)
+    first = F.build_figures(tmp_path, [small("spread")], render)
+    second = F.build_figures(tmp_path, [small("spread")], render)
     assert calls == ["spread"]
-    assert first == second == {"light": b"<svg>light</svg>", "dark": b"<svg>dark</svg>"}
+    assert (
+        first
+        == second
+        == {
+            "figures/spread-light.svg": b"<svg>light</svg>",
+            "figures/spread-dark.svg": b"<svg>dark</svg>",
+        }
+    )
 
 
 def test_changed_parameters_miss_the_cache_and_replace_the_old_files(tmp_path: Path) -> None:
     calls, render = counting_render()
     spec = small("spread")
-    F.cached_svgs(spec, tmp_path, render=render)
+    F.build_figures(tmp_path, [spec], render)
     other = dataclasses.replace(spec, params={**spec.params, "seed": 4})
-    F.cached_svgs(other, tmp_path, render=render)
+    F.build_figures(tmp_path, [other], render)
     assert calls == ["spread", "spread"]
     assert len(list(tmp_path.glob("spread-*.svg"))) == 2, "one key's light and dark files remain"
 
@@ -335,8 +342,7 @@ def test_cache_key_covers_parameters_title_and_sources(tmp_path: Path) -> None:
 def test_a_cache_hit_does_not_import_matplotlib(tmp_path: Path) -> None:
     # Filled with stand-in SVGs: what matters is that every figure is found in the cache.
     _, render = counting_render()
-    for spec in F.FIGURES:
-        F.cached_svgs(spec, tmp_path, render=render)
+    F.build_figures(tmp_path, render=render)
     code = (
         "import sys\n"
         "from pathlib import Path\n"
