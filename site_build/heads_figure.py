@@ -37,7 +37,7 @@ _GAP_X, _GAP_Y = 5, 10  # between heads; above each head its role's letter
 _LEFT, _RIGHT, _TOP, _BOTTOM = 0.42, 0.08, 0.42, 0.56
 
 
-def record_roles(record: Mapping[str, Any], threshold: float = THRESHOLD) -> dict[str, Any]:
+def record_roles(record: Mapping[str, Any]) -> dict[str, Any]:
     """The roles of every head of every sentence of a record like ``data/it_attention.json``.
 
     Returns ``about``, ``threshold``, ``roles`` and ``sentences``: for each sentence id, a
@@ -55,17 +55,16 @@ def record_roles(record: Mapping[str, Any], threshold: float = THRESHOLD) -> dic
         raise ValueError(f"record: 'scale' must be a positive number, got {scale!r}")
     sentences: dict[str, list[list[dict[str, Any]]]] = {}
     for s in record["sentences"]:
-        tokens = s["tokens"]
         sentences[s["id"]] = [
-            [head_role(np.asarray(m, dtype=np.float64) / scale, tokens, threshold) for m in layer]
+            [head_role(np.asarray(m, dtype=np.float64) / scale, s["tokens"]) for m in layer]
             for layer in s["attention"]
         ]
-    return {"about": ABOUT, "threshold": threshold, "roles": dict(ROLES), "sentences": sentences}
+    return {"about": ABOUT, "threshold": THRESHOLD, "roles": dict(ROLES), "sentences": sentences}
 
 
-def head_roles_json(threshold: float = THRESHOLD) -> str:
+def head_roles_json() -> str:
     """The site's ``assets/data/head_roles.json``: roles of the build's record, compact."""
-    return json.dumps(record_roles(model_record(), threshold), separators=(",", ":")) + "\n"
+    return json.dumps(record_roles(model_record()), separators=(",", ":")) + "\n"
 
 
 @dataclass(frozen=True)
