@@ -26,7 +26,7 @@ from site_build import notebook, output_source
 from site_build.cache import ContentCache
 from site_build.editor_bundle import build_bundle
 from site_build.fast_rebuild import DirtyRebuild, with_template_cache
-from site_build.head_roles import HEAD_ROLES_JSON_PATH, head_roles_json
+from site_build.heads_figure import HEAD_ROLES_JSON_PATH, head_roles_json
 from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
 from site_build.katex_render import KatexError, PageMath
 from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_built, put_generated

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from site_build.experiments import GradientReach, Saturation, Spread
+from site_build.experiments import Sweep
 from site_build.heat_scale import HEAT, HeatScale
 
 Theme = Literal["light", "dark"]
@@ -50,6 +50,9 @@ PALETTES: Mapping[Theme, Palette] = {
 }  # fmt: skip
 
 
+_SCALED = r"scaled by $1/\sqrt{d_k}$"  # the label of a line of scaled scores
+
+
 def style(ax: Any, pal: Palette, grid: bool = True) -> None:
     """Fill ``ax`` with ``pal``'s background, with a grid behind unless ``grid`` is false."""
     ax.set_facecolor(pal.background)
@@ -58,60 +61,53 @@ def style(ax: Any, pal: Palette, grid: bool = True) -> None:
         ax.set_axisbelow(True)
 
 
-def _d_k_axes(pal: Palette, *axes: Any) -> dict[str, dict[str, Any]]:
-    """Style ``axes`` with a log2 ``d_k`` axis; return the unscaled and scaled line styles."""
-    for ax in axes:
-        style(ax, pal)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("key width $d_k$")
-    return {
-        "unscaled": {"color": pal.unscaled, "marker": "o", "linestyle": "-"},
-        "scaled": {"color": pal.scaled, "marker": "s", "linestyle": "--"},
-    }
+def _d_k_plot(
+    ax: Any, pal: Palette, sweep: Sweep, labels: tuple[str, str] = ("unscaled", _SCALED)
+) -> None:
+    """Style ``ax`` with a log2 ``d_k`` axis and plot ``sweep``, unscaled then scaled."""
+    style(ax, pal)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("key width $d_k$")
+    ax.plot(sweep.d_k, sweep.unscaled, color=pal.unscaled, marker="o", label=labels[0])
+    ax.plot(sweep.d_k, sweep.scaled, color=pal.scaled, marker="s", ls="--", label=labels[1])
 
 
-def draw_spread(fig: Any, pal: Palette, data: Spread) -> None:
+def draw_spread(fig: Any, pal: Palette, data: Sweep) -> None:
     """Log-log variance against ``d_k``."""
     ax = fig.add_subplot()
-    s = _d_k_axes(pal, ax)
     # The expected lines are wide pale bands, so a measured line on top stays visible.
     band = {"color": pal.foreground, "alpha": 0.25, "linewidth": 7, "solid_capstyle": "butt"}
     ax.plot(data.d_k, data.d_k, **band, label="expected: $d_k$ and 1")
     ax.plot(data.d_k, np.ones_like(data.d_k), **band)
-    ax.plot(data.d_k, data.unscaled, **s["unscaled"], label=r"measured, $q\cdot k$")
-    ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"measured, $q\cdot k/\sqrt{d_k}$")
+    _d_k_plot(ax, pal, data, (r"measured, $q\cdot k$", r"measured, $q\cdot k/\sqrt{d_k}$"))
     ax.set_yscale("log", base=2)
     ax.set_ylabel("variance of the score")
     ax.legend(loc="upper left")
 
 
-def draw_saturation(fig: Any, pal: Palette, data: Saturation) -> None:
+def draw_saturation(fig: Any, pal: Palette, data: tuple[Sweep, Sweep]) -> None:
     """Largest weight (left) and entropy (right) against ``d_k``."""
+    largest, entropy = data
     left, right = fig.subplots(1, 2)
-    s = _d_k_axes(pal, left, right)
     note = {"textcoords": "offset points", "fontsize": 9}
-    left.plot(data.d_k, data.max_unscaled, **s["unscaled"], label="unscaled")
-    left.plot(data.d_k, data.max_scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
-    left.axhline(1 / data.n_keys, color=pal.foreground, linestyle=":", linewidth=1.2)
+    _d_k_plot(left, pal, largest)
+    left.axhline(1 / largest.n_keys, color=pal.foreground, linestyle=":", linewidth=1.2)
     left.set_ylim(0, 1.05)
     left.set_ylabel("largest weight (mean)")
-    left.annotate(f"uniform 1/{data.n_keys}", (1, 1 / data.n_keys), xytext=(2, 4), **note)
+    left.annotate(f"uniform 1/{largest.n_keys}", (1, 1 / largest.n_keys), xytext=(2, 4), **note)
     left.legend(loc="center left")
-    right.plot(data.d_k, data.entropy_unscaled, **s["unscaled"])
-    right.plot(data.d_k, data.entropy_scaled, **s["scaled"])
-    uniform = float(np.log(data.n_keys))
+    _d_k_plot(right, pal, entropy, ("", ""))
+    uniform = float(np.log(entropy.n_keys))
     right.axhline(uniform, color=pal.foreground, linestyle=":", linewidth=1.2)
-    right.annotate(f"uniform: ln {data.n_keys}", (1, uniform), xytext=(2, -12), **note)
+    right.annotate(f"uniform: ln {entropy.n_keys}", (1, uniform), xytext=(2, -12), **note)
     right.set_ylim(0, uniform * 1.1)
     right.set_ylabel("entropy of the weights (nats)")
 
 
-def draw_gradient(fig: Any, pal: Palette, data: GradientReach) -> None:
+def draw_gradient(fig: Any, pal: Palette, data: Sweep) -> None:
     """Gradient on a log y axis against ``d_k``."""
     ax = fig.add_subplot()
-    s = _d_k_axes(pal, ax)
-    ax.plot(data.d_k, data.unscaled, **s["unscaled"], label="unscaled")
-    ax.plot(data.d_k, data.scaled, **s["scaled"], label=r"scaled by $1/\sqrt{d_k}$")
+    _d_k_plot(ax, pal, data)
     ax.set_yscale("log")
     ax.set_ylabel("gradient to a non-max logit")
     ax.legend(loc="lower left")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -21,9 +20,9 @@ import numpy.typing as npt
 import attention_ref as ar
 
 FloatArray = npt.NDArray[np.float64]
-Measure = Callable[[FloatArray], npt.NDArray[np.floating[Any]]]
+Measure = Callable[[npt.NDArray[np.floating[Any]]], Any]  # of the logits
 
-#: The key widths every experiment sweeps: 1, 2, 4, ..., 1024.
+#: The key widths every experiment of the figures sweeps: 1, 2, 4, ..., 1024.
 D_KS: tuple[int, ...] = tuple(2**i for i in range(11))
 
 
@@ -32,27 +31,39 @@ def _at_least(name: str, value: Any, low: int) -> None:
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
 
 
-def _check_sweep(d_ks: Sequence[int], n_samples: int) -> tuple[int, ...]:
-    widths = tuple(d_ks)
-    if not widths or any(not isinstance(d, int | np.integer) or d < 1 for d in widths):
-        raise ValueError(f"d_ks must be a non-empty sequence of positive integers, got {d_ks!r}")
-    _at_least("n_samples", n_samples, 2)
-    return tuple(int(d) for d in widths)
-
-
 @dataclass(frozen=True)
-class Spread:
-    """Sample variance of ``q·k`` and of ``q·k / sqrt(d_k)`` at each ``d_k`` (n_widths,)."""
+class Sweep:
+    """A measure at each key width ``d_k`` (n_widths,), of the scores unscaled and scaled
+    by ``1/sqrt(d_k)``, over ``n_samples`` random queries of ``n_keys`` random keys."""
 
     d_k: FloatArray
     unscaled: FloatArray
     scaled: FloatArray
+    n_keys: int
     n_samples: int
 
 
-def dot_product_spread(
-    d_ks: Sequence[int] = D_KS, *, n_samples: int = 4096, seed: int = 0
-) -> Spread:
+def _sweep(
+    d_ks: Sequence[int], n_keys: int, n_samples: int, seed: int, *measures: Measure
+) -> list[Sweep]:
+    """One :class:`Sweep` per measure of the logits (n_samples, n_q=1, n_keys)."""
+    widths = tuple(d_ks)
+    if not widths or any(not isinstance(d, int | np.integer) or d < 1 for d in widths):
+        raise ValueError(f"d_ks must be a non-empty sequence of positive integers, got {d_ks!r}")
+    _at_least("n_samples", n_samples, 2)
+    rng = np.random.default_rng(seed)
+    values = []  # (n_widths, n_measures, 2: unscaled, scaled)
+    for d in widths:
+        q = rng.standard_normal((n_samples, 1, d))  # (n_samples, n_q=1, d_k)
+        k = rng.standard_normal((n_samples, n_keys, d))  # (n_samples, n_k, d_k)
+        logits = [ar.scaled_scores(q, k, scale=scale) for scale in (1.0, None)]
+        values.append([[float(m(z)) for z in logits] for m in measures])
+    a = np.array(values, dtype=np.float64)
+    d_k = np.array(widths, dtype=np.float64)
+    return [Sweep(d_k, a[:, i, 0], a[:, i, 1], n_keys, n_samples) for i in range(len(measures))]
+
+
+def dot_product_spread(d_ks: Sequence[int], *, n_samples: int, seed: int) -> Sweep:
     """Measure the variance of ``q·k`` for standard normal ``q`` and ``k``.
 
     The sum of ``d_k`` products of variance 1 has variance ``d_k``; dividing by
@@ -66,73 +77,31 @@ def dot_product_spread(
     >>> [round(float(v), 1) for v in s.scaled]
     [1.0, 1.0]
     """
-    widths = _check_sweep(d_ks, n_samples)
-    rng = np.random.default_rng(seed)
-    unscaled, scaled = [], []
-    for d in widths:
-        q = rng.standard_normal((n_samples, 1, d))  # (n_samples, n_q=1, d_k)
-        k = rng.standard_normal((n_samples, 1, d))  # (n_samples, n_k=1, d_k)
-        s = ar.scores(q, k)[:, 0, 0]  # (n_samples,): one q·k per pair
-        unscaled.append(np.var(s))
-        scaled.append(np.var(ar.scale_scores(s, d)))
-    d_k = np.array(widths, dtype=np.float64)
-    return Spread(d_k, np.array(unscaled), np.array(scaled), n_samples)
-
-
-def _sweep_means(
-    d_ks: Sequence[int], n_keys: int, n_samples: int, seed: int, measures: Sequence[Measure]
-) -> tuple[FloatArray, FloatArray]:
-    """``d_k`` (n_widths,) and each measure's mean over random queries of ``n_keys`` random
-    keys (n_widths, n_measures, 2: unscaled, scaled)."""
-    widths = _check_sweep(d_ks, n_samples)
-    _at_least("n_keys", n_keys, 2)
-    rng = np.random.default_rng(seed)
-    means = []
-    for d in widths:
-        q = rng.standard_normal((n_samples, 1, d))  # (n_samples, n_q=1, d_k)
-        k = rng.standard_normal((n_samples, n_keys, d))  # (n_samples, n_k, d_k)
-        plain = ar.attention_weights(q, k, scale=1.0)[:, 0, :]  # (n_samples, n_k)
-        scaled = ar.attention_weights(q, k)[:, 0, :]  # (n_samples, n_k), scale 1/sqrt(d_k)
-        weights = [np.asarray(w, dtype=np.float64) for w in (plain, scaled)]
-        means.append([[float(np.mean(m(w))) for w in weights] for m in measures])
-    return np.array(widths, dtype=np.float64), np.array(means, dtype=np.float64)
-
-
-@dataclass(frozen=True)
-class KeySweep:
-    """A sweep's key widths ``d_k`` (n_widths,), keys per query and queries per width."""
-
-    d_k: FloatArray
-    n_keys: int
-    n_samples: int
-
-
-@dataclass(frozen=True)
-class Saturation(KeySweep):
-    """Mean largest weight and mean entropy in nats (``log(n_keys)`` if uniform)."""
-
-    max_unscaled: FloatArray
-    max_scaled: FloatArray
-    entropy_unscaled: FloatArray
-    entropy_scaled: FloatArray
+    return _sweep(d_ks, 1, n_samples, seed, np.var)[0]
 
 
 def softmax_saturation(
-    d_ks: Sequence[int] = D_KS, *, n_keys: int = 16, n_samples: int = 512, seed: int = 1
-) -> Saturation:
-    """Measure the largest weight and the entropy of softmax over random scores.
+    d_ks: Sequence[int], *, n_keys: int, n_samples: int, seed: int
+) -> tuple[Sweep, Sweep]:
+    """Measure the mean largest weight and the mean entropy in nats (``log(n_keys)`` if
+    uniform) of softmax over random scores.
 
     Examples
     --------
-    >>> s = softmax_saturation((1, 1024), n_keys=16, n_samples=200, seed=0)
-    >>> bool(s.max_unscaled[-1] > 0.9 > s.max_scaled[-1])
+    >>> largest, entropy = softmax_saturation((1, 1024), n_keys=16, n_samples=200, seed=0)
+    >>> bool(largest.unscaled[-1] > 0.9 > largest.scaled[-1])
     True
     """
-    largest = partial(np.max, axis=-1)
-    widths, means = _sweep_means(d_ks, n_keys, n_samples, seed, (largest, ar.entropy))
-    return Saturation(
-        widths, n_keys, n_samples, means[:, 0, 0], means[:, 0, 1], means[:, 1, 0], means[:, 1, 1]
+    _at_least("n_keys", n_keys, 2)
+    largest, entropy = _sweep(
+        d_ks,
+        n_keys,
+        n_samples,
+        seed,
+        lambda z: np.mean(np.max(ar.softmax(z), axis=-1)),
+        lambda z: np.mean(ar.entropy(ar.softmax(z))),
     )
+    return largest, entropy
 
 
 def non_max_reach(p: npt.ArrayLike) -> FloatArray:
@@ -159,24 +128,16 @@ def non_max_reach(p: npt.ArrayLike) -> FloatArray:
     return np.asarray((reach * others).sum(axis=-1) / (weights.shape[-1] - 1), dtype=np.float64)
 
 
-@dataclass(frozen=True)
-class GradientReach(KeySweep):
-    """Mean :func:`non_max_reach` over the queries at each key width."""
-
-    unscaled: FloatArray
-    scaled: FloatArray
-
-
-def gradient_reach(
-    d_ks: Sequence[int] = D_KS, *, n_keys: int = 16, n_samples: int = 512, seed: int = 2
-) -> GradientReach:
-    """Measure how much gradient reaches the non-maximal logits, unscaled and scaled.
+def gradient_reach(d_ks: Sequence[int], *, n_keys: int, n_samples: int, seed: int) -> Sweep:
+    """Measure how much gradient (mean :func:`non_max_reach`) reaches the non-maximal
+    logits, unscaled and scaled.
 
     Examples
     --------
-    >>> g = gradient_reach((1, 1024), n_samples=200, seed=0)
+    >>> g = gradient_reach((1, 1024), n_keys=16, n_samples=200, seed=0)
     >>> bool(g.unscaled[-1] < 0.01 < g.scaled[-1])
     True
     """
-    widths, means = _sweep_means(d_ks, n_keys, n_samples, seed, (non_max_reach,))
-    return GradientReach(widths, n_keys, n_samples, means[:, 0, 0], means[:, 0, 1])
+    _at_least("n_keys", n_keys, 2)
+    reach = _sweep(d_ks, n_keys, n_samples, seed, lambda z: np.mean(non_max_reach(ar.softmax(z))))
+    return reach[0]

@@ -22,7 +22,7 @@ import numpy as np
 
 import attention_ref as ar
 from attention_ref import head_roles as role_rules
-from site_build import block_figures, drawing, head_roles, heatmap_data, positions_figure
+from site_build import block_figures, drawing, heatmap_data, positions_figure
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import PALETTES, THEMES, Palette, Theme
 from site_build.experiments import D_KS, dot_product_spread, gradient_reach, softmax_saturation
@@ -79,9 +79,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         head_grid,
         draw_head_grid,
         figsize=(6.75, 5.0),
-        sources=tuple(
-            Path(str(m.__file__)).resolve() for m in (heatmap_data, head_roles, role_rules)
-        ),
+        sources=tuple(Path(str(m.__file__)).resolve() for m in (heatmap_data, role_rules)),
     ),
     FigureSpec(
         "gelu-relu",
@@ -109,7 +107,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         "The sinusoidal positional encoding: 128 entries (rows) for positions 0 to 99 "
         "(columns), sine and cosine pairs whose frequency falls from the top row down",
         {"n_positions": 100, "d": 128},
-        positions_figure.sinusoidal_table,
+        ar.sinusoidal_positions,
         positions_figure.draw_sinusoidal,
         figsize=(6.75, 3.75),
     ),
@@ -171,9 +169,9 @@ def source_files() -> list[Path]:
     return [*sorted(ref_dir.glob("*.py")), *(here / f"{name}.py" for name in modules.split())]
 
 
-def cache_key(spec: FigureSpec, sources: Iterable[Path] | None = None) -> str:
-    """SHA-256 of the spec, the bytes of ``sources`` (default :func:`source_files`) and of
-    the spec's own, and the versions of numpy and matplotlib.
+def cache_key(spec: FigureSpec) -> str:
+    """SHA-256 of the spec, the bytes of :func:`source_files` and of the spec's ``sources``,
+    and the versions of numpy and matplotlib.
 
     Examples
     --------
@@ -190,30 +188,23 @@ def cache_key(spec: FigureSpec, sources: Iterable[Path] | None = None) -> str:
         # From the installed metadata: a cache hit must not import matplotlib (0.2 s).
         "matplotlib": version("matplotlib"),
     }
-    files = [*(source_files() if sources is None else sources), *spec.sources]
-    return content_key(meta=meta, files=files)
+    return content_key(meta=meta, files=[*source_files(), *spec.sources])
 
 
-def cached_svgs(
-    spec: FigureSpec,
+def build_figures(
     cache_dir: Path,
-    *,
+    specs: Iterable[FigureSpec] = FIGURES,
     render: Callable[[FigureSpec], Mapping[Theme, bytes]] = render_svgs,
-) -> dict[Theme, bytes]:
-    """``spec``'s SVGs from the cache in ``cache_dir``, rendered by ``render`` on a miss."""
-    suffix = {theme: f"-{theme}.svg" for theme in THEMES}
+) -> dict[str, bytes]:
+    """The figures of ``specs`` in both themes, as ``{"figures/<name>-<theme>.svg": svg}``:
+    from the cache in ``cache_dir``, drawn by ``render`` on a miss."""
+    cache, suffixes = ContentCache(cache_dir), [f"-{theme}.svg" for theme in THEMES]
+    svgs: dict[str, bytes] = {}
+    for spec in specs:
 
-    def make() -> dict[str, bytes]:
-        return {suffix[theme]: svg for theme, svg in render(spec).items()}
+        def make(spec: FigureSpec = spec) -> dict[str, bytes]:
+            return {f"-{theme}.svg": svg for theme, svg in render(spec).items()}
 
-    found = ContentCache(cache_dir).get(spec.name, cache_key(spec), [*suffix.values()], make)
-    return {theme: found[end] for theme, end in suffix.items()}
-
-
-def build_figures(cache_dir: Path) -> dict[str, bytes]:
-    """Every figure in both themes, as ``{"figures/<name>-<theme>.svg": svg_bytes}``."""
-    return {
-        f"figures/{spec.name}-{theme}.svg": svg
-        for spec in FIGURES
-        for theme, svg in cached_svgs(spec, cache_dir).items()
-    }
+        found = cache.get(spec.name, cache_key(spec), suffixes, make)
+        svgs.update({f"figures/{spec.name}{end}": svg for end, svg in found.items()})
+    return svgs

@@ -1,4 +1,6 @@
-"""The figure of every head: one sentence's attention in all 6 x 12 heads of the real model,
+"""The role of every head of the site's record, by :func:`attention_ref.head_roles.head_role`
+(which defines the roles), shipped as :data:`HEAD_ROLES_JSON_PATH` for the heads widget; and
+the figure of every head: one sentence's attention in all 6 x 12 heads of the real model,
 each framed and lettered by its role, in the widgets' heat scale. Layers and heads are
 labelled from 1, as the widgets show them; the data files count them from 0.
 
@@ -13,15 +15,19 @@ Examples
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from attention_ref.head_roles import PATTERNS, ROLES, THRESHOLD
+from attention_ref.head_roles import ABOUT, PATTERNS, ROLES, THRESHOLD, head_role
 from site_build.drawing import Palette
-from site_build.head_roles import record_roles
 from site_build.heatmap_data import model_record
+
+#: Where the site serves the roles.
+HEAD_ROLES_JSON_PATH = "assets/data/head_roles.json"
 
 #: The letter written above a head of each role (none for ``mixed``).
 CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "N", "mixed": ""}
@@ -29,6 +35,36 @@ CODES: dict[str, str] = {"special": "C", "previous": "P", "self": "S", "next": "
 # Gaps in pixels of the image (one pixel a weight), margins in inches (legend at the bottom).
 _GAP_X, _GAP_Y = 5, 10  # between heads; above each head its role's letter
 _LEFT, _RIGHT, _TOP, _BOTTOM = 0.42, 0.08, 0.42, 0.56
+
+
+def record_roles(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The roles of every head of every sentence of a record like ``data/it_attention.json``.
+
+    Returns ``about``, ``threshold``, ``roles`` and ``sentences``: for each sentence id, a
+    list over layers of a list over heads of ``{"role", "share"}``.
+
+    Examples
+    --------
+    >>> record = {"scale": 10, "sentences": [{"id": "s", "tokens": ["[CLS]", "a"],
+    ...     "attention": [[[[10, 0], [10, 0]], [[5, 5], [0, 10]]]]}]}
+    >>> record_roles(record)["sentences"]
+    {'s': [[{'role': 'special', 'share': 1.0}, {'role': 'self', 'share': 0.75}]]}
+    """
+    scale = record.get("scale")
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not scale > 0:
+        raise ValueError(f"record: 'scale' must be a positive number, got {scale!r}")
+    sentences: dict[str, list[list[dict[str, Any]]]] = {}
+    for s in record["sentences"]:
+        sentences[s["id"]] = [
+            [head_role(np.asarray(m, dtype=np.float64) / scale, s["tokens"]) for m in layer]
+            for layer in s["attention"]
+        ]
+    return {"about": ABOUT, "threshold": THRESHOLD, "roles": dict(ROLES), "sentences": sentences}
+
+
+def head_roles_json() -> str:
+    """The site's ``assets/data/head_roles.json``: roles of the build's record, compact."""
+    return json.dumps(record_roles(model_record()), separators=(",", ":")) + "\n"
 
 
 @dataclass(frozen=True)
@@ -67,10 +103,9 @@ def head_grid(
         known = ", ".join(repr(i) for i in ids)
         raise ValueError(f"sentence: no sentence {sentence!r} in the record (there are {known})")
     s = record["sentences"][ids.index(sentence)]
-    roles = record_roles({"scale": record["scale"], "sentences": [s]}, threshold)
     weights = np.asarray(s["attention"], dtype=np.float64) / record["scale"]  # (L, H, n, n)
-    layers = roles["sentences"][sentence]
-    return HeadGrid(tuple(s["tokens"]), weights, tuple(tuple(layer) for layer in layers))
+    roles = [[head_role(w, s["tokens"], threshold) for w in layer] for layer in weights]
+    return HeadGrid(tuple(s["tokens"]), weights, tuple(tuple(layer) for layer in roles))
 
 
 def cell_pixel(layer: int, head: int, query: int, key: int, n: int) -> tuple[int, int]:
@@ -98,10 +133,6 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
     rows, cols = layers * (n + _GAP_Y), heads * n + (heads - 1) * _GAP_X
     image = np.empty((rows, cols, 3), dtype=np.uint8)  # (rows, cols, RGB), heads apart
     image[:] = [int(pal.background[i : i + 2], 16) for i in (1, 3, 5)]
-    for li in range(layers):
-        for hi in range(heads):
-            top, left = cell_pixel(li, hi, 0, 0, n)
-            image[top : top + n, left : left + n] = colours[li, hi]
     width_in, height_in = (float(x) for x in fig.get_size_inches())
     unit = min(  # inches a weight, as large as the margins allow
         (width_in - _LEFT - _RIGHT) / image.shape[1],
@@ -111,15 +142,15 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
     ax = fig.add_axes(
         (_LEFT / width_in, 1 - (_TOP + box_h) / height_in, box_w / width_in, box_h / height_in)
     )
-    extent = (-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5)
-    ax.imshow(image, interpolation="none", aspect="equal", extent=extent)
     ax.set_axis_off()
     frame = dict(zip(PATTERNS, pal.roles, strict=True))
     for li in range(layers):
-        top = li * (n + _GAP_Y) + _GAP_Y
-        ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center")
         for hi in range(heads):
-            left, middle = hi * (n + _GAP_X), hi * (n + _GAP_X) + n / 2 - 0.5
+            top, left = cell_pixel(li, hi, 0, 0, n)
+            image[top : top + n, left : left + n] = colours[li, hi]
+            if hi == 0:
+                ax.text(-2.5, top + n / 2 - 0.5, str(li + 1), ha="right", va="center")
+            middle = left + n / 2 - 0.5
             role = data.roles[li][hi]["role"]
             # A pixel's width away from the weights, so a dark first or last column
             # stays apart from the frame.
@@ -132,6 +163,8 @@ def draw_head_grid(fig: Any, pal: Palette, data: HeadGrid) -> None:
                 ax.text(middle, top - 3.2, CODES[role], ha="center", va="bottom", **letter)
             if li == 0:
                 ax.text(middle, -1, str(hi + 1), ha="center", va="bottom")
+    extent = (-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5)
+    ax.imshow(image, interpolation="none", aspect="equal", extent=extent)
     ax.set_xlim(-2.5, image.shape[1] + 1.5)
     ax.set_ylim(image.shape[0] + 0.5, -0.5)
     centre = (_LEFT + box_w / 2) / width_in

@@ -6,8 +6,8 @@ sqrt(w)`` (the root spreads the many small weights apart): in the figures by
 
 Examples
 --------
->>> HEAT["light"].hex(0.0), HEAT["light"].hex(1.0), HEAT["dark"].hex(0.0)
-('#f4f5fb', '#20295b', '#191f3e')
+>>> HEAT["light"].rgb([0.0, 1.0]).tolist(), HEAT["dark"].rgb(0.0).tolist()
+([[244, 245, 251], [32, 41, 91]], [25, 31, 62])
 """
 
 from __future__ import annotations
@@ -59,11 +59,6 @@ class HeatScale:
             channels.append(light - a * np.clip(np.minimum(k - 3, 9 - k), -1, 1))
         rgb: NDArray[np.uint8] = np.rint(np.stack(channels, axis=-1) * 255).astype(np.uint8)
         return rgb
-
-    def hex(self, weight: float) -> str:
-        """The colour of one weight as ``#rrggbb``."""
-        r, g, b = (int(c) for c in self.rgb(weight))
-        return f"#{r:02x}{g:02x}{b:02x}"
 
 
 #: The scale of Material's ``default`` (light) and ``slate`` (dark) schemes.

@@ -1,12 +1,6 @@
 """Lesson 0's figures: the sinusoidal encoding, and the cosine similarities of
 all-MiniLM-L6-v2's 512 learned positions; both in a diverging scale of the palette's two
 series colours with the background at 0, so that they read in both palettes.
-
-Examples
---------
->>> table = sinusoidal_table(4, 6)
->>> table.pe.shape, table.pe[0].tolist()
-((4, 6), [0.0, 1.0, 0.0, 1.0, 0.0, 1.0])
 """
 
 from __future__ import annotations
@@ -16,15 +10,7 @@ from typing import Any
 
 import numpy as np
 
-import attention_ref as ar
 from site_build.drawing import Palette, style
-
-
-@dataclass(frozen=True)
-class SinusoidTable:
-    """``pe`` (n, d): ``attention_ref.sinusoidal_positions(n, d)``."""
-
-    pe: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -34,11 +20,6 @@ class Similarity:
 
     cos: np.ndarray
     block: int = 1
-
-
-def sinusoidal_table(n_positions: int, d: int) -> SinusoidTable:
-    """The encoding of ``n_positions`` positions in ``d`` entries."""
-    return SinusoidTable(ar.sinusoidal_positions(n_positions, d))
 
 
 def cosine_matrix(rows: np.ndarray) -> np.ndarray:
@@ -94,11 +75,12 @@ def _signed_image(fig: Any, pal: Palette, values: np.ndarray, label: str, **kw: 
     return ax
 
 
-def draw_sinusoidal(fig: Any, pal: Palette, data: SinusoidTable) -> None:
-    """Columns are positions, rows the entries of the vector (entry 0 at the top)."""
-    n, d = data.pe.shape
+def draw_sinusoidal(fig: Any, pal: Palette, pe: np.ndarray) -> None:
+    """``pe`` (n, d) of ``attention_ref.sinusoidal_positions``: columns are positions, rows
+    the entries of the vector (entry 0 at the top)."""
+    n, d = pe.shape
     extent = (-0.5, n - 0.5, d - 0.5, -0.5)
-    ax = _signed_image(fig, pal, data.pe.T, "value (sin or cos)", aspect="auto", extent=extent)
+    ax = _signed_image(fig, pal, pe.T, "value (sin or cos)", aspect="auto", extent=extent)
     ax.set_xlabel("position p")
     ax.set_ylabel("entry of the vector (pair i = entry // 2)")
 

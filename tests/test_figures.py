@@ -33,6 +33,7 @@ SPECS = {spec.name: spec for spec in F.FIGURES}
 # The figures of "why divide by √d_k", shown in docs/partials/figures.md.
 SQRT_DK = ("spread", "saturation", "gradient")
 SVG_NS = "{http://www.w3.org/2000/svg}"
+Saturation = tuple[E.Sweep, E.Sweep]  # the largest weight, the entropy
 
 
 def data_of(name: str) -> Any:
@@ -41,17 +42,17 @@ def data_of(name: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def spread() -> E.Spread:
+def spread() -> E.Sweep:
     return data_of("spread")  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
-def saturation() -> E.Saturation:
+def saturation() -> Saturation:
     return data_of("saturation")  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
-def gradient() -> E.GradientReach:
+def gradient() -> E.Sweep:
     return data_of("gradient")  # type: ignore[no-any-return]
 
 
@@ -63,7 +64,7 @@ def test_the_sweep_is_1_to_1024_in_powers_of_two() -> None:
         assert spec.params["d_ks"] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
 
-def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: E.Spread) -> None:
+def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: E.Sweep) -> None:
     # For X = q·k with d standard-normal products: E[X²] = d and E[X⁴] = 3d² + 6d, so the
     # sample variance of n draws has relative standard error sqrt((2 + 6/d) / n).
     # Five standard errors: a correct implementation fails about once in 10⁵ seeds.
@@ -80,27 +81,29 @@ def test_unscaled_variance_is_d_k_and_scaled_variance_is_1(spread: E.Spread) -> 
         assert abs(scaled - 1) < tol, f"d_k={d:.0f}: scaled variance {scaled:.3f}, expected ≈ 1"
 
 
-def test_unscaled_softmax_saturates_as_d_k_grows(saturation: E.Saturation) -> None:
+def test_unscaled_softmax_saturates_as_d_k_grows(saturation: Saturation) -> None:
     claim("attention.md", r"Unscaled, they head for 1 and 0 as \(d_k\) grows")
-    top, h = saturation.max_unscaled, saturation.entropy_unscaled
+    largest, entropy = saturation
+    top, h = largest.unscaled, entropy.unscaled
     # Means of 512 queries: the standard error is below 0.02, so steps of -0.03 would be real.
     assert np.all(np.diff(top) > -0.03), top
     assert np.all(np.diff(h) < 0.03), h
     assert top[-1] > 0.9, "at d_k = 1024 the largest weight should be close to 1"
-    assert h[-1] < 0.25 * math.log(saturation.n_keys), "entropy should fall towards 0"
+    assert h[-1] < 0.25 * math.log(entropy.n_keys), "entropy should fall towards 0"
     assert top[-1] - top[0] > 0.6 and h[0] - h[-1] > 2.0
 
 
-def test_scaled_softmax_stays_level(saturation: E.Saturation) -> None:
-    top, h = saturation.max_scaled, saturation.entropy_scaled
-    uniform = math.log(saturation.n_keys)
+def test_scaled_softmax_stays_level(saturation: Saturation) -> None:
+    largest, entropy = saturation
+    top, h = largest.scaled, entropy.scaled
+    uniform = math.log(entropy.n_keys)
     assert np.all(top < 0.35) and np.ptp(top) < 0.1, top
     assert np.all(h > 0.8 * uniform) and np.ptp(h) < 0.3, h
     # At d_k = 1 the scale is 1: both curves start from the same point.
-    assert top[0] == saturation.max_unscaled[0] and h[0] == saturation.entropy_unscaled[0]
+    assert top[0] == largest.unscaled[0] and h[0] == entropy.unscaled[0]
 
 
-def test_gradient_to_non_max_logits_shrinks_without_scaling(gradient: E.GradientReach) -> None:
+def test_gradient_to_non_max_logits_shrinks_without_scaling(gradient: E.Sweep) -> None:
     plain, scaled = gradient.unscaled, gradient.scaled
     assert np.all(np.diff(plain) < 0), plain
     assert plain[-1] < plain[0] / 10
@@ -111,8 +114,8 @@ def test_gradient_to_non_max_logits_shrinks_without_scaling(gradient: E.Gradient
 ALT_TEXT_CLAIMS = [
     ("reaching about 1000 at width 1024", lambda s, m, g: 900 < s.unscaled[-1] < 1100),
     ("stays at about 1 for every width", lambda s, m, g: np.all(abs(s.scaled - 1) < 0.15)),
-    ("climbs from about 0.2 towards 1", lambda s, m, g: 0.15 < m.max_unscaled[0] < 0.25),
-    ("falls from about 2.5 towards 0", lambda s, m, g: 2.3 < m.entropy_unscaled[0] < 2.6),
+    ("climbs from about 0.2 towards 1", lambda s, m, g: 0.15 < m[0].unscaled[0] < 0.25),
+    ("falls from about 2.5 towards 0", lambda s, m, g: 2.3 < m[1].unscaled[0] < 2.6),
     ("from about 0.1 to about 0.004", lambda s, m, g: 0.08 < g.unscaled[0] < 0.12),
     ("from about 0.1 to about 0.004", lambda s, m, g: 0.002 < g.unscaled[-1] < 0.006),
     ("With scaling it stays near 0.09", lambda s, m, g: np.all(abs(g.scaled - 0.09) < 0.01)),
@@ -127,15 +130,16 @@ def test_alt_text_numbers_match_the_data(
     assert holds(spread, saturation, gradient), f"the data no longer supports {phrase!r}"
 
 
-def test_saturation_alt_text_ranges_are_the_data_rounded(saturation: E.Saturation) -> None:
+def test_saturation_alt_text_ranges_are_the_data_rounded(saturation: Saturation) -> None:
     """Issue 30 (h): the alt text's ranges are generated from the figure's data, to 2 decimals.
 
     From width 2 on (at width 1 dividing by sqrt(1) changes nothing): the smallest and largest
     scaled values, rounded as the alt text writes them, and ln 16 worked out by hand.
     """
-    assert saturation.d_k[0] == 1 and saturation.n_keys == 16
-    top, h = saturation.max_scaled[1:], saturation.entropy_scaled[1:]
-    uniform = math.log(saturation.n_keys)  # 16 equal weights of 1/16: -16 (1/16) ln(1/16)
+    largest, entropy = saturation
+    assert largest.d_k[0] == 1 and largest.n_keys == 16
+    top, h = largest.scaled[1:], entropy.scaled[1:]
+    uniform = math.log(entropy.n_keys)  # 16 equal weights of 1/16: -16 (1/16) ln(1/16)
     assert abs(uniform - 4 * math.log(2)) < 1e-12
     claim("attention.md", r"(in nats: 0 when one key takes all, \(\ln 16\) when all 16 share")
     assert float(ar.entropy(np.eye(16)[3])) == 0.0  # one key takes all
@@ -206,11 +210,11 @@ def test_non_max_reach_against_finite_differences() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: E.dot_product_spread([], n_samples=10), "d_ks"),
-        (lambda: E.dot_product_spread([0, 4], n_samples=10), "d_ks"),
-        (lambda: E.dot_product_spread([4], n_samples=1), "n_samples"),
-        (lambda: E.softmax_saturation([4], n_keys=1, n_samples=10), "n_keys"),
-        (lambda: E.gradient_reach([4], n_keys=0, n_samples=10), "n_keys"),
+        (lambda: E.dot_product_spread([], n_samples=10, seed=0), "d_ks"),
+        (lambda: E.dot_product_spread([0, 4], n_samples=10, seed=0), "d_ks"),
+        (lambda: E.dot_product_spread([4], n_samples=1, seed=0), "n_samples"),
+        (lambda: E.softmax_saturation([4], n_keys=1, n_samples=10, seed=0), "n_keys"),
+        (lambda: E.gradient_reach([4], n_keys=0, n_samples=10, seed=0), "n_keys"),
         (lambda: E.non_max_reach([1.0]), "at least 2 weights"),
     ],
 )
@@ -298,18 +302,25 @@ def counting_render() -> tuple[list[str], Any]:
 
 def test_second_call_is_served_from_the_cache(tmp_path: Path) -> None:
     calls, render = counting_render()
-    first = F.cached_svgs(small("spread"), tmp_path, render=render)
-    second = F.cached_svgs(small("spread"), tmp_path, render=render)
+    first = F.build_figures(tmp_path, [small("spread")], render)
+    second = F.build_figures(tmp_path, [small("spread")], render)
     assert calls == ["spread"]
-    assert first == second == {"light": b"<svg>light</svg>", "dark": b"<svg>dark</svg>"}
+    assert (
+        first
+        == second
+        == {
+            "figures/spread-light.svg": b"<svg>light</svg>",
+            "figures/spread-dark.svg": b"<svg>dark</svg>",
+        }
+    )
 
 
 def test_changed_parameters_miss_the_cache_and_replace_the_old_files(tmp_path: Path) -> None:
     calls, render = counting_render()
     spec = small("spread")
-    F.cached_svgs(spec, tmp_path, render=render)
+    F.build_figures(tmp_path, [spec], render)
     other = dataclasses.replace(spec, params={**spec.params, "seed": 4})
-    F.cached_svgs(other, tmp_path, render=render)
+    F.build_figures(tmp_path, [other], render)
     assert calls == ["spread", "spread"]
     assert len(list(tmp_path.glob("spread-*.svg"))) == 2, "one key's light and dark files remain"
 
@@ -322,16 +333,16 @@ def test_cache_key_covers_parameters_title_and_sources(tmp_path: Path) -> None:
     assert F.cache_key(dataclasses.replace(spec, title="another title")) != key
     src = tmp_path / "core.py"
     src.write_text("x = 1\n")
-    with_src = F.cache_key(spec, sources=[src])
+    with_src = dataclasses.replace(spec, sources=(src,))
+    src_key = F.cache_key(with_src)
     src.write_text("x = 2\n")
-    assert F.cache_key(spec, sources=[src]) != with_src
+    assert F.cache_key(with_src) != src_key
 
 
 def test_a_cache_hit_does_not_import_matplotlib(tmp_path: Path) -> None:
     # Filled with stand-in SVGs: what matters is that every figure is found in the cache.
     _, render = counting_render()
-    for spec in F.FIGURES:
-        F.cached_svgs(spec, tmp_path, render=render)
+    F.build_figures(tmp_path, render=render)
     code = (
         "import sys\n"
         "from pathlib import Path\n"

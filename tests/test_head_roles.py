@@ -1,6 +1,6 @@
 """The role of each head, checked on matrices worked by hand.
 
-``attention_ref/head_roles.py`` defines the roles; ``site_build/head_roles.py`` ships them.
+``attention_ref/head_roles.py`` defines the roles; ``site_build/heads_figure.py`` ships them.
 
 - Five hand-built heads whose four shares are worked out on paper: previous token,
   [CLS] sink, diagonal, next token, uniform (mixed).
@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 from attention_ref.head_roles import classify, head_role, role_shares
-from site_build.head_roles import head_roles_json, record_roles, role_counts
+from site_build.heads_figure import head_roles_json, record_roles
 from site_build.heatmap_data import DATA_FILE
+from testbed.roles import role_counts
 
 TOKENS = ["[CLS]", "a", "b", "c", "[SEP]"]  # n = 5
 

@@ -1,6 +1,6 @@
 """The figure of every head (``docs/partials/heads_figure.md``): its claims and its files.
 
-- The caption's counts equal the counts of ``site_build/head_roles.py`` and the output
+- The caption's counts equal the counts of ``site_build/heads_figure.py`` and the output
   block under the figure (which Sybil checks against ``snippets/head_roles.py``, an
   independent count written for the reader); the threshold the prose states is the one used.
 - Each claim of the alt text and of the note holds for the data.
@@ -26,11 +26,11 @@ from typing import Any
 import pytest
 
 from site_build import figures as F
-from site_build import head_roles as R
 from site_build import heads_figure as H
 from site_build import heatmap_data as HD
 from site_build.drawing import PALETTES
 from testbed.claims import cited, claim
+from testbed.roles import role_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTIAL_PATH = ROOT / "docs" / "partials" / "heads_figure.md"
@@ -44,7 +44,7 @@ LETTERS = {"C": "special", "P": "previous", "S": "self", "N": "next", "mixed": "
 
 @pytest.fixture(scope="module")
 def roles() -> dict[str, Any]:
-    return R.record_roles(_record())["sentences"]  # type: ignore[no-any-return]
+    return H.record_roles(_record())["sentences"]  # type: ignore[no-any-return]
 
 
 def _record() -> dict[str, Any]:
@@ -77,7 +77,7 @@ def test_the_figure_is_of_the_tired_sentence_at_the_contract_threshold() -> None
         "threshold": 0.5,
         "weights_sha256": json.loads(HD.DATA_FILE.read_text())["weights_sha256"],  # the oracle's
     }
-    assert R.THRESHOLD == 0.5
+    assert H.THRESHOLD == 0.5
     assert "at least half of its attention" in caption()
     assert output_block()[0] == "threshold: 0.5 of a head's attention"
 
@@ -95,7 +95,7 @@ def test_caption_counts_match_the_roles(roles: dict[str, Any]) -> None:
     found = re.findall(r"(\d+) (?:heads )?(?:is|are) (C|P|S|N|mixed)\b", caption())
     said = {LETTERS[letter]: int(n) for n, letter in found}
     assert len(found) == len(said) == 5, f"the caption should count each role once: {found}"
-    assert said == R.role_counts(roles["tired"])
+    assert said == role_counts(roles["tired"])
     assert sum(said.values()) == 72
 
 
@@ -105,7 +105,7 @@ def test_output_block_counts_match_the_roles(roles: dict[str, Any]) -> None:
     rows = {line.split()[0]: [int(x) for x in line.split()[1:]] for line in lines[2:]}
     assert list(rows) == ["tired", "wide"]
     for sentence, counts in rows.items():
-        assert counts == list(R.role_counts(roles[sentence]).values()), sentence
+        assert counts == list(role_counts(roles[sentence]).values()), sentence
 
 
 def test_the_snippet_is_included_with_its_output() -> None:
@@ -236,7 +236,8 @@ def test_the_two_sentences_differ_in_a_few_heads_near_the_threshold(
 
 @pytest.fixture(scope="module")
 def svgs() -> dict[str, bytes]:
-    return {theme: svg for theme, svg in F.cached_svgs(SPEC, ROOT / ".cache" / "figures").items()}
+    built = F.build_figures(ROOT / ".cache" / "figures", [SPEC])
+    return {theme: built[f"figures/heads-{theme}.svg"] for theme in ("light", "dark")}
 
 
 def declared_size() -> tuple[int, int]:
@@ -334,8 +335,7 @@ def test_built_pages_that_include_the_partial_embed_both_figures() -> None:
 
 def test_the_key_follows_the_data_and_the_role_rules(tmp_path: Path) -> None:
     names = {p.relative_to(ROOT).as_posix() for p in SPEC.sources}
-    assert names == {"site_build/head_roles.py", "site_build/heatmap_data.py",
-                     "attention_ref/head_roles.py"}  # fmt: skip
+    assert names == {"site_build/heatmap_data.py", "attention_ref/head_roles.py"}
     # the data is computed by attention_ref (in every figure's key) from these weights
     assert SPEC.params["weights_sha256"] == HD.installed_weights_sha256()
     other = dict(SPEC.params, weights_sha256="0" * 64)

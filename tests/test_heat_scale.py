@@ -22,16 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_colours_by_hand() -> None:
     # hsl(231 48% 97%): C = 0.06 * 0.48 = 0.0288, X = C (1 - |3.85 mod 2 - 1|) = 0.00432,
     # m = 0.9556: (243.7, 244.8, 251.0).
-    assert HEAT["light"].hex(0.0) == "#f4f5fb"
+    assert HEAT["light"].rgb(0.0).tolist() == [244, 245, 251]
     # Weight 1/4: lightness 97 + (24 - 97) * sqrt(1/4) = 60.5%; C = (1 - 0.21) 0.48 =
     # 0.3792, X = 0.05688, m = 0.4154: (105.9, 120.4, 202.6).
-    assert HEAT["light"].hex(0.25) == "#6a78cb"
+    assert HEAT["light"].rgb(0.25).tolist() == [106, 120, 203]
     # Weight 1: hsl(231 48% 24%): C = 0.2304, X = 0.03456, m = 0.1248: (31.8, 40.6, 90.6).
-    assert HEAT["light"].hex(1.0) == "#20295b"
+    assert HEAT["light"].rgb(1.0).tolist() == [32, 41, 91]
     # hsl(231 42% 17%): C = 0.1428, X = 0.02142, m = 0.0986: (25.1, 30.6, 61.6).
-    assert HEAT["dark"].hex(0.0) == "#191f3e"
+    assert HEAT["dark"].rgb(0.0).tolist() == [25, 31, 62]
     # Out-of-range weights are clipped to the ends.
-    assert HEAT["dark"].hex(-0.5) == "#191f3e" and HEAT["light"].hex(7.0) == "#20295b"
+    assert HEAT["dark"].rgb(-0.5).tolist() == [25, 31, 62]
+    assert HEAT["light"].rgb(7.0).tolist() == [32, 41, 91]
 
 
 def test_more_weight_is_further_from_the_background() -> None:

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from site_build import site
-from site_build.head_roles import record_roles
+from site_build.heads_figure import record_roles
 from testbed.claims import page_html, page_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -212,7 +212,8 @@ def test_the_weights_returned_take_what_the_table_says(cost: dict[str, Any]) -> 
 
 def test_a_couple_of_heads_follow_position() -> None:
     claim(PAGE, "A couple follow a rule of position, such as")
-    from site_build.head_roles import record_roles, role_counts
+    from site_build.heads_figure import record_roles
+    from testbed.roles import role_counts
 
     roles = record_roles(json.loads(DATA.read_text(encoding="utf-8")))
     counts = role_counts(roles["sentences"]["tired"])

@@ -303,7 +303,7 @@ def test_sinusoidal_figure_caption_and_alt_text() -> None:
     claim(PAGE, "Each column is the vector added to the token at that position.")
     spec = SPECS["sinusoidal"]
     assert spec.params == {"n_positions": 100, "d": 128}
-    pe = spec.compute(**spec.params).pe  # (100, 128)
+    pe = spec.compute(**spec.params)  # (100, 128)
     source = (ROOT / "docs" / PAGE).read_text(encoding="utf-8")
     alt = re.search(r"!\[(An image of 128 rows[^\]]*)\]\(figures/sinusoidal-light", source)
     assert alt, "the sinusoidal figure's alt text"

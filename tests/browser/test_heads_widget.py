@@ -3,7 +3,7 @@
 Oracles, all computed here in Python, never by the widget's JavaScript:
 
 - the weights: ``data/it_attention.json`` read here, weight = stored integer / scale;
-- the labels and shares: ``site_build.head_roles.record_roles`` on the same record;
+- the labels and shares: ``site_build.heads_figure.record_roles`` on the same record;
 - the colours: the lesson-1 colour scale written out by hand below (hue 231, saturation
   48 % light / 42 % dark, lightness from 97 % to 24 % light and 17 % to 82 % dark along
   the square root of the weight), converted to sRGB with ``colorsys``. A canvas pixel
@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from site_build.head_roles import ROLES, record_roles
+from attention_ref.head_roles import ROLES
+from site_build.heads_figure import record_roles
 from site_build.heatmap_data import DATA_FILE
 from tests.browser.axe import axe_violations, describe
 from tests.browser.settled import open_widget

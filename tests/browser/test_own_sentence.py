@@ -25,9 +25,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attention_ref.head_roles import PATTERNS, THRESHOLD, head_role, role_shares
+from attention_ref.head_roles import PATTERNS, ROLES, THRESHOLD, head_role, role_shares
 from attention_ref.minilm import load_minilm
-from site_build.head_roles import ROLES
 from tests.browser.axe import PALETTE_TOGGLE, axe_violations, describe
 from tests.browser.settled import open_widget
 from tests.browser.test_heatmap import check_focused_row, pickers
@@ -553,7 +552,7 @@ def test_head_roles_js_equals_the_build_on_every_head(
 ) -> None:
     """head-roles.js, run in Chromium on the site's attention data (attention_ref.minilm's
     numbers for the lessons' sentences), gives every head the role and share that the
-    build's Python (attention_ref.head_roles, through site_build.head_roles) wrote into
+    build's Python (attention_ref.head_roles, through site_build.heads_figure) wrote into
     the site's head_roles.json, and that head_role gives here on the same numbers."""
     page.goto(site_url + "self-attention/", wait_until="load")
     got = page.evaluate(HEAD_ROLES_IN_JS, site_url)
