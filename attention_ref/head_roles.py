@@ -14,7 +14,7 @@ four. Shares are compared after rounding so the label always agrees with the num
 shown beside it; a tie goes to the role listed first in :data:`ROLES`.
 
 These are the role names everywhere: in this module, in the site's data
-(``site_build/head_roles.py``), in the heads widget's JavaScript (``ROLE_KEYS``) and on
+(``site_build/heads_figure.py``), in the heads widget's JavaScript (``ROLE_KEYS``) and on
 the pages; :data:`ROLES` gives the words a reader sees for each.
 
 Examples

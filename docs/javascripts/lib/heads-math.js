@@ -2,7 +2,7 @@
 //
 // Data: assets/data/it_attention.json (attention[layer][head][query][key] in units of
 // 1/scale, as for the lesson-1 heatmap) and assets/data/head_roles.json (the role and
-// share of every head, computed at build time by site_build/head_roles.py). Layers and
+// share of every head, computed at build time by site_build/heads_figure.py). Layers and
 // heads count from 0 in the data and from 1 on the screen.
 //
 // The colour scale is the site's one heat scale (read from the stylesheet with

@@ -2,7 +2,7 @@
 // by ../widgets.js only when the box comes near the screen;
 // data.attention is the exported attention of all-MiniLM-L6-v2
 // (assets/data/it_attention.json), data.roles the build's classification of its heads
-// (assets/data/head_roles.json, from site_build/head_roles.py).
+// (assets/data/head_roles.json, from site_build/heads_figure.py).
 //
 // The twelve small heatmaps and the open head are canvases with one pixel per cell,
 // scaled up by CSS, so the widget stays a few hundred elements at most; the numbers of
