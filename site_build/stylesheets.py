@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
+
 from site_build import heat_scale
 from site_build.site import WIDGETS
 
@@ -41,8 +43,9 @@ def sources(docs: Path) -> list[tuple[str, str]]:
     return [(HEAT_SCALE, heat_scale.css()), *files]
 
 
-class StylesheetError(RuntimeError):
-    """esbuild is missing or rejected the CSS (its message names the file and line)."""
+class StylesheetError(PluginError):
+    """esbuild is missing or rejected the CSS (its message names the file and line); MkDocs
+    shows the message alone."""
 
 
 def bundle(sources: Sequence[tuple[str, str]], esbuild: Path = ESBUILD) -> str:
