@@ -8,11 +8,11 @@ its own (:class:`~mkdocs.plugins.CombinedEvent`). Nothing is written into ``docs
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -90,7 +90,10 @@ def _generated_files(files: Files, config: MkDocsConfig) -> Files:
         "stylesheets": lambda: _stylesheets(files, Path(config.docs_dir)),
         "figures": lambda: fresh_import("site_build.figures").build_figures(CACHE / "figures"),
         "notebook downloads": lambda: _notebook_downloads(files),
-        "widget data": _widget_data,
+        "explorer": partial(_data, "widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
+        "training": partial(_data, "training_data", "TRAINING_JSON_PATH", "training_json"),
+        "generate": partial(_data, "generate_data", "GENERATE_JSON_PATH", "generate_json"),
+        "widget map": partial(_data, "site", "WIDGET_MAP", "widget_map_js"),  # the loader's
         "heatmap data": _heatmap_data,
         "minilm": lambda: fresh_import("site_build.minilm_export").cached_export(MINILM),
         "practice": _practice,
@@ -157,47 +160,32 @@ def _search_exclusions(html: str, page: Page, config: MkDocsConfig, files: Files
 on_page_content = CombinedEvent(_page_content, _search_exclusions)
 
 
-def _post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     if _is_notebook_source(page.file):
         output = notebook.polish_page(output)  # stable cell ids, focusable scrolling cells
     if JUPYTER_CSS_MARK in output:  # mkdocs-jupyter's styles and scripts cut to those used
         # Kept: under `mkdocs serve` a prose edit elsewhere renders the page again, unchanged.
-        slim = functools.partial(slim_page, output, CACHE / "notebook-page")
+        slim = partial(slim_page, output, CACHE / "notebook-page")
         output, images = _build.rebuild.reuse(f"slim:{page.file.src_uri}", [], slim, output)
         folder = Path(config.site_dir) / page.url  # its images beside it, in <url>/index.html
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in images.items():
             (folder / name).write_bytes(data)
     try:
-        return _build.math.put(output, page.file.src_uri, lambda p: get_relative_url(p, page.url))
+        output = _build.math.put(output, page.file.src_uri, lambda p: get_relative_url(p, page.url))
     except KatexError as error:
         raise PluginError(str(error)) from None
-
-
-@event_priority(-100)  # last: after the notebook page is slimmed
-def _notebook_cell_sources(output: str, page: Page, config: MkDocsConfig) -> str:
-    lines = output_source.notebook_lines(*_page_source(page, config))
-    if lines is None:
-        return output
+    lines = output_source.notebook_lines(*_page_source(page, config))  # under each code cell
     try:
-        return output_source.insert_cell_lines(output, lines)
+        return output if lines is None else output_source.insert_cell_lines(output, lines)
     except SourceError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None
 
 
-on_post_page = CombinedEvent(_post_page, _notebook_cell_sources)
-
-
-def _post_build(config: MkDocsConfig) -> None:
-    _build.math.subset_fonts(Path(config.site_dir))  # KaTeX's fonts cut to what is shown
-
-
 @event_priority(-100)  # after the search plugin wrote its index
-def _rebuild_notes(config: MkDocsConfig) -> None:
+def on_post_build(config: MkDocsConfig) -> None:
+    _build.math.subset_fonts(Path(config.site_dir))  # KaTeX's fonts cut to what is shown
     _build.rebuild.finish(config)  # what each file was made from; the search index whole
-
-
-on_post_build = CombinedEvent(_post_build, _rebuild_notes)
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
@@ -245,25 +233,16 @@ def _notebook_downloads(files: Files) -> Made:
     for file in [f for f in files if _is_notebook_source(f)]:
         assert file.abs_src_path is not None
         source, stem = Path(file.abs_src_path), PurePosixPath(file.src_uri).stem
-        make = functools.partial(notebook.ipynb_of, source)
-        made[f"{NOTEBOOK_DIR}/{stem}/{stem}.ipynb"] = _build.rebuild.reuse(
-            f"ipynb:{source}", [source], make
-        )
+        make = partial(notebook.ipynb_of, source)
+        ipynb = _build.rebuild.reuse(f"ipynb:{source}", [source], make)
+        made[f"{NOTEBOOK_DIR}/{stem}/{stem}.ipynb"] = ipynb
     return made
 
 
-def _widget_data() -> Made:
-    """The widgets' data and the widget loader's map."""
-    made = {}
-    for name, path, make in [
-        ("site_build.widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
-        ("site_build.training_data", "TRAINING_JSON_PATH", "training_json"),
-        ("site_build.generate_data", "GENERATE_JSON_PATH", "generate_json"),
-        ("site_build.site", "WIDGET_MAP", "widget_map_js"),  # the loader's map of widgets
-    ]:
-        module = fresh_import(name)
-        made[getattr(module, path)] = getattr(module, make)()
-    return made
+def _data(module: str, path: str, make: str) -> Made:
+    """One file: site_build's ``module`` names its path by ``path``, writes it by ``make()``."""
+    loaded = fresh_import(f"site_build.{module}")
+    return {getattr(loaded, path): getattr(loaded, make)()}
 
 
 def _heatmap_data() -> Made:

@@ -188,17 +188,16 @@ class DirtyRebuild:
             if not f.abs_src_path or f.inclusion.is_excluded():  # type: ignore[no-untyped-call]
                 continue  # made from content (always written), or not built (partials)
             source = Path(f.abs_src_path)
-            if not f.is_documentation_page():
-                if source.is_relative_to(docs):  # not the theme's files or the vendored ones
-                    build.outputs[f.src_uri] = Path(f.abs_dest_path)
-                    sources[f.src_uri] = [source]
+            if f.is_documentation_page():  # from docs/ or a copy the build made (in .cache/)
+                build.pages.append(f.src_uri)
+                sources[f.src_uri] = page_inputs(source, root)
+                if source.suffix != ".md":  # a notebook: executed with attention_ref
+                    sources[f.src_uri] += sorted((root / "attention_ref").glob("*.py"))
+            elif source.is_relative_to(docs):  # not the theme's files or the vendored ones
+                sources[f.src_uri] = [source]
+            else:
                 continue
-            # A page, from docs/ or from a copy the build made (the notebook's, in .cache/).
             build.outputs[f.src_uri] = Path(f.abs_dest_path)
-            build.pages.append(f.src_uri)
-            sources[f.src_uri] = page_inputs(source, root)
-            if source.suffix != ".md":  # a notebook: executed with attention_ref at build time
-                sources[f.src_uri] += sorted((root / "attention_ref").glob("*.py"))
         shared = self._shared(config, root, build.pages)
         made_from = self.made_from.get(config.site_dir, {})
         build.digests, todo = stale(sources, made_from, root, shared)

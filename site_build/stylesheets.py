@@ -25,8 +25,6 @@ SOURCES = (
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).
 BUNDLE = "stylesheets/site.min.css"
-#: The name under which :func:`sources` lists the generated heat scale.
-HEAT_SCALE = "site_build/heat_scale.py"
 
 
 def sources(docs: Path) -> list[tuple[str, str]]:
@@ -40,7 +38,7 @@ def sources(docs: Path) -> list[tuple[str, str]]:
     (['site_build/heat_scale.py', 'stylesheets/extra.css'], True)
     """
     files = [(name, (docs / name).read_text(encoding="utf-8")) for name in SOURCES]
-    return [(HEAT_SCALE, heat_scale.css()), *files]
+    return [("site_build/heat_scale.py", heat_scale.css()), *files]
 
 
 class StylesheetError(PluginError):
