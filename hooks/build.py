@@ -55,7 +55,6 @@ class Build:
 
     rebuild: DirtyRebuild = field(default_factory=DirtyRebuild)  # what each file was made from
     math: PageMath = field(default_factory=lambda: PageMath(ROOT))  # the formulas of the pages
-    output_lines: dict[str, list[str]] = field(default_factory=dict)  # page -> Output sources
 
 
 _build = Build()  # replaced at on_startup; a build started without it (tests) uses this one
@@ -129,21 +128,12 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
     return page
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    try:  # under each Output block, the file and section that printed it (read as written)
-        lines = output_source.page_lines(*_page_source(page, config))
-    except SourceError as error:
-        raise PluginError(f"{page.file.src_uri}: {error}") from None
-    if lines is not None:
-        _build.output_lines[page.file.src_uri] = lines
-    return markdown
-
-
 def _page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     src = page.file.src_uri
     try:
         _build.math.note(html, src)  # typeset at on_env; the search index keeps the TeX
-        lines = _build.output_lines.pop(src, None)
+        # Under each Output block, the file and section that printed it (read as written).
+        lines = output_source.page_lines(*_page_source(page, config))
         if lines:
             html = output_source.insert_lines(html, lines)
     except (KatexError, SourceError) as error:
