@@ -53,17 +53,12 @@ def files_signature(
         for path in sorted(item.rglob(pattern)) if item.is_dir() else [item]:
             if path.is_dir() or "__pycache__" in path.parts:
                 continue
-            name = (
-                path.relative_to(root).as_posix()
-                if root and path.is_relative_to(root)
-                else str(path)
-            )
+            shown = path.relative_to(root) if root and path.is_relative_to(root) else path
             try:
-                entries.append(
-                    (name, hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest())
-                )
+                digest = hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
             except OSError:
-                entries.append((name, "missing"))
+                digest = "missing"
+            entries.append((shown.as_posix(), digest))
     return tuple(entries)
 
 
