@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from bench.stats import summarize
-from site_build.vendor import KATEX_PREFIX
+from site_build.vendor import KATEX_DEST
 from testbed.chromium import CHROME_FLAGS, CHROMIUM
 from testbed.pageweight import RequestLog
 from testbed.serve import built_pages, serve
@@ -122,7 +122,7 @@ def first_load(browser: Any, url: str, color_scheme: str = "light") -> dict[str,
     result["third_party"] = sorted(set(result["third_party"]) | set(blocked))
     result["console_errors"] = errors
     result["katex_bytes"] = sum(
-        e["bytes"] for e in log.entries() if urlsplit(e["url"]).path.startswith("/" + KATEX_PREFIX)
+        e["bytes"] for e in log.entries() if urlsplit(e["url"]).path.startswith(f"/{KATEX_DEST}/")
     )
     # Math typeset at build time: KaTeX's markup travels inside the page (approximate:
     # the elements as the browser serialises them again).

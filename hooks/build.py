@@ -8,9 +8,11 @@ its own (:class:`~mkdocs.plugins.CombinedEvent`). Nothing is written into ``docs
 
 from __future__ import annotations
 
-import functools
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -29,12 +31,12 @@ from site_build.fast_rebuild import DirtyRebuild, with_template_cache
 from site_build.heads_figure import HEAD_ROLES_JSON_PATH, head_roles_json
 from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
 from site_build.katex_render import KatexError, PageMath
-from site_build.mkdocs_files import LIVE_PACKAGES, fresh_import, put_built, put_generated
+from site_build.mkdocs_files import LIVE_PACKAGES, Made, fresh_import, put_generated
 from site_build.notebook import JUPYTER_CSS_MARK, slim_page
 from site_build.page import SourceError
 from site_build.practice import site_files
 from site_build.search_exclude import mark
-from site_build.stylesheets import BUNDLE, SOURCES, StylesheetError, bundle, sources
+from site_build.stylesheets import BUNDLE, SOURCES, bundle, sources
 from site_build.tables import wrap_tables
 from site_build.vendor import plan_copies
 
@@ -43,6 +45,7 @@ CACHE = ROOT / ".cache"
 NOTEBOOK_DIR = "notebooks"
 PRACTICE = ROOT / "snippets" / "practice"
 EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
+MINILM = ContentCache(CACHE / "minilm")  # the real model for the browser, loaded on request
 log = logging.getLogger("mkdocs.hooks.build")
 
 
@@ -52,7 +55,6 @@ class Build:
 
     rebuild: DirtyRebuild = field(default_factory=DirtyRebuild)  # what each file was made from
     math: PageMath = field(default_factory=lambda: PageMath(ROOT))  # the formulas of the pages
-    output_lines: dict[str, list[str]] = field(default_factory=dict)  # page -> Output sources
 
 
 _build = Build()  # replaced at on_startup; a build started without it (tests) uses this one
@@ -79,15 +81,28 @@ def on_pre_build(config: MkDocsConfig) -> None:
 
 @event_priority(100)  # before mkdocs-htmlproofer-plugin notes the files
 def _generated_files(files: Files, config: MkDocsConfig) -> Files:
-    _wheel_and_notebook_copies(files, config)  # first: the notebook steps read the copies
-    _vendored(files, config)
-    _stylesheets(files, config)
-    _figures(files, config)
-    _notebook_downloads(files, config)
-    _widget_data(files, config)
-    _heatmap_data(files, config)
-    _minilm(files, config)
-    _practice(files, config)
+    """The files the build makes, step by step: site paths mapped to a content, or to the
+    ``Path`` of a file to copy. A module imported anew shows its edits under ``mkdocs serve``."""
+    steps: dict[str, Callable[[], Made]] = {
+        "wheel": lambda: _wheel_and_notebook_copies(files, config),  # first: notebooks read it
+        "vendor": lambda: {dest: src for src, dest in plan_copies(ROOT / "node_modules")},
+        "stylesheets": lambda: _stylesheets(files, Path(config.docs_dir)),
+        "figures": lambda: fresh_import("site_build.figures").build_figures(CACHE / "figures"),
+        "notebook downloads": lambda: _notebook_downloads(files),
+        "explorer": partial(_data, "widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
+        "training": partial(_data, "widget_data", "TRAINING_JSON_PATH", "training_json"),
+        "generate": partial(_data, "widget_data", "GENERATE_JSON_PATH", "generate_json"),
+        "widget map": partial(_data, "site", "WIDGET_MAP", "widget_map_js"),  # the loader's
+        "heatmap data": _heatmap_data,
+        "minilm": lambda: fresh_import("site_build.minilm_export").cached_export(MINILM),
+        "practice": _practice,
+    }
+    took = []
+    for name, step in steps.items():
+        start = time.perf_counter()
+        put_generated(files, config, step())
+        took.append(f"{name} {time.perf_counter() - start:.2f} s")
+    log.info("Generated files: %s", ", ".join(took))
     return files
 
 
@@ -113,22 +128,12 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
     return page
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    name = _written(page, config)
-    try:  # under each Output block, the file and section that printed it (read as written)
-        lines = output_source.page_lines(ROOT, name, _blob_url(config))
-    except SourceError as error:
-        raise PluginError(f"{page.file.src_uri}: {error}") from None
-    if lines is not None:
-        _build.output_lines[page.file.src_uri] = lines
-    return markdown
-
-
 def _page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     src = page.file.src_uri
     try:
         _build.math.note(html, src)  # typeset at on_env; the search index keeps the TeX
-        lines = _build.output_lines.pop(src, None)
+        # Under each Output block, the file and section that printed it (read as written).
+        lines = output_source.page_lines(*_page_source(page, config))
         if lines:
             html = output_source.insert_lines(html, lines)
     except (KatexError, SourceError) as error:
@@ -145,42 +150,32 @@ def _search_exclusions(html: str, page: Page, config: MkDocsConfig, files: Files
 on_page_content = CombinedEvent(_page_content, _search_exclusions)
 
 
-def _post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     if _is_notebook_source(page.file):
         output = notebook.polish_page(output)  # stable cell ids, focusable scrolling cells
-    if JUPYTER_CSS_MARK in output:
-        output = _slim_notebook_page(output, page, config)
+    if JUPYTER_CSS_MARK in output:  # mkdocs-jupyter's styles and scripts cut to those used
+        # Kept: under `mkdocs serve` a prose edit elsewhere renders the page again, unchanged.
+        slim = partial(slim_page, output, CACHE / "notebook-page")
+        output, images = _build.rebuild.reuse(f"slim:{page.file.src_uri}", [], slim, output)
+        folder = Path(config.site_dir) / page.url  # its images beside it, in <url>/index.html
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in images.items():
+            (folder / name).write_bytes(data)
     try:
-        return _build.math.put(output, page.file.src_uri, lambda p: get_relative_url(p, page.url))
+        output = _build.math.put(output, page.file.src_uri, lambda p: get_relative_url(p, page.url))
     except KatexError as error:
         raise PluginError(str(error)) from None
-
-
-@event_priority(-100)  # last: after the notebook page is slimmed
-def _notebook_cell_sources(output: str, page: Page, config: MkDocsConfig) -> str:
-    name = _written(page, config)
-    lines = output_source.notebook_lines(ROOT, name, _blob_url(config))
-    if lines is None:
-        return output
+    lines = output_source.notebook_lines(*_page_source(page, config))  # under each code cell
     try:
-        return output_source.insert_cell_lines(output, lines)
+        return output if lines is None else output_source.insert_cell_lines(output, lines)
     except SourceError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None
 
 
-on_post_page = CombinedEvent(_post_page, _notebook_cell_sources)
-
-
-def _post_build(config: MkDocsConfig) -> None:
-    _build.math.subset_fonts(Path(config.site_dir))  # KaTeX's fonts cut to what is shown
-
-
 @event_priority(-100)  # after the search plugin wrote its index
-def _rebuild_notes(config: MkDocsConfig) -> None:
+def on_post_build(config: MkDocsConfig) -> None:
+    _build.math.subset_fonts(Path(config.site_dir))  # KaTeX's fonts cut to what is shown
     _build.rebuild.finish(config)  # what each file was made from; the search index whole
-
-
-on_post_build = CombinedEvent(_post_build, _rebuild_notes)
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
@@ -192,107 +187,74 @@ def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
 # --- The steps of on_files: the files the build generates -------------------------------------
 
 
-def _wheel_and_notebook_copies(files: Files, config: MkDocsConfig) -> None:
+def _wheel_and_notebook_copies(files: Files, config: MkDocsConfig) -> Made:
     """``attention_ref``'s wheel; each notebook that installs it is read from a copy in
     ``.cache/`` with the wheel's address written in (its edit link names docs/)."""
-    downloads = fresh_import("site_build.downloads")  # edits show under `mkdocs serve`
+    downloads = fresh_import("site_build.downloads")
     wheel = downloads.build_wheel(ROOT, CACHE / "wheel")
-    put_generated(files, config, f"{downloads.DOWNLOADS_DIR}/{wheel.name}", abs_src_path=str(wheel))
     url = downloads.wheel_url(config.site_url or "", wheel.name)
-    for file in list(files):
-        if not _is_notebook_source(file):
-            continue
-        src = PurePosixPath(file.src_uri)
+    for file in [f for f in files if _is_notebook_source(f)]:
         assert file.abs_src_path is not None
+        src = PurePosixPath(file.src_uri)
         copies = CACHE / "notebook-sources"
         folder = downloads.filled_notebook_copy(Path(file.abs_src_path), src, url, copies)
-        if folder is None:
-            continue
-        # A source file whose folder is the copies' (not File.generated: mkdocs-jupyter
-        # re-derives the path to read from src_dir).
-        files.remove(file)
-        site = config.site_dir
-        files.append(File(file.src_uri, str(folder), site, config.use_directory_urls))
+        if folder is not None:
+            # A source file whose folder is the copies' (not File.generated: mkdocs-jupyter
+            # re-derives the path to read from src_dir).
+            files.remove(file)
+            site = config.site_dir
+            files.append(File(file.src_uri, str(folder), site, config.use_directory_urls))
+    return {f"{downloads.DOWNLOADS_DIR}/{wheel.name}": wheel}
 
 
-def _vendored(files: Files, config: MkDocsConfig) -> None:
-    """Self-hosted npm assets (KaTeX, Pyodide, ...), copied by MkDocs from node_modules/."""
-    for source, dest in plan_copies(ROOT / "node_modules"):
-        put_generated(files, config, dest, abs_src_path=str(source))
-
-
-def _stylesheets(files: Files, config: MkDocsConfig) -> None:
+def _stylesheets(files: Files, docs: Path) -> Made:
     """The site's own stylesheets as one minified file (``site_build/stylesheets.py``)."""
-    docs = Path(config.docs_dir)
-    try:
-        css = _build.rebuild.reuse(
-            "stylesheets", [docs / name for name in SOURCES], lambda: bundle(sources(docs))
-        )
-    except StylesheetError as error:
-        raise PluginError(str(error)) from None
     for name in SOURCES:
         source = files.get_file_from_path(name)
         if source is not None:
             files.remove(source)
-    put_generated(files, config, BUNDLE, content=css)
+    inputs = [docs / name for name in SOURCES]
+    return {BUNDLE: _build.rebuild.reuse("stylesheets", inputs, lambda: bundle(sources(docs)))}
 
 
-def _figures(files: Files, config: MkDocsConfig) -> None:
-    """The figures, light and dark SVGs, cached by content (``site_build/figures.py``)."""
-    folder = CACHE / "figures"
-    put_built(files, config, "site_build.figures", lambda m: m.build_figures(folder), log)
-
-
-def _notebook_downloads(files: Files, config: MkDocsConfig) -> None:
+def _notebook_downloads(files: Files) -> Made:
     """Each notebook page's ``.ipynb`` download, beside the page (no outputs)."""
-    for file in list(files):
-        if _is_notebook_source(file):
-            assert file.abs_src_path is not None
-            source, stem = Path(file.abs_src_path), PurePosixPath(file.src_uri).stem
-            make = functools.partial(notebook.ipynb_of, source)
-            ipynb = _build.rebuild.reuse(f"ipynb:{source}", [source], make)
-            put_generated(files, config, f"{NOTEBOOK_DIR}/{stem}/{stem}.ipynb", content=ipynb)
+    made = {}
+    for file in [f for f in files if _is_notebook_source(f)]:
+        assert file.abs_src_path is not None
+        source, stem = Path(file.abs_src_path), PurePosixPath(file.src_uri).stem
+        make = partial(notebook.ipynb_of, source)
+        ipynb = _build.rebuild.reuse(f"ipynb:{source}", [source], make)
+        made[f"{NOTEBOOK_DIR}/{stem}/{stem}.ipynb"] = ipynb
+    return made
 
 
-def _widget_data(files: Files, config: MkDocsConfig) -> None:
-    """The widgets' data and the widget loader's map."""
-    for name, path, make in [
-        ("site_build.widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
-        ("site_build.widget_data", "TRAINING_JSON_PATH", "training_json"),
-        ("site_build.widget_data", "GENERATE_JSON_PATH", "generate_json"),
-        ("site_build.site", "WIDGET_MAP", "widget_map_js"),  # the loader's map of widgets
-    ]:
-        module = fresh_import(name)  # edits show under `mkdocs serve`
-        put_generated(files, config, getattr(module, path), content=getattr(module, make)())
+def _data(module: str, path: str, make: str) -> Made:
+    """One file: site_build's ``module`` names its path by ``path``, writes it by ``make()``."""
+    loaded = fresh_import(f"site_build.{module}")
+    return {getattr(loaded, path): getattr(loaded, make)()}
 
 
-def _heatmap_data(files: Files, config: MkDocsConfig) -> None:
+def _heatmap_data() -> Made:
     """The real model's attention, and the role of each head, for the widgets."""
     # The weights by the hash their package's RECORD gives (reading 90 MB takes 0.1 s).
-    data = _build.rebuild.reuse(
-        "heatmap data", [], lambda: (heatmap_json(), head_roles_json()), installed_weights_sha256()
+    return _build.rebuild.reuse(
+        "heatmap data",
+        [],
+        lambda: {HEATMAP_JSON_PATH: heatmap_json(), HEAD_ROLES_JSON_PATH: head_roles_json()},
+        installed_weights_sha256(),
     )
-    put_generated(files, config, HEATMAP_JSON_PATH, content=data[0])
-    put_generated(files, config, HEAD_ROLES_JSON_PATH, content=data[1])
 
 
-def _minilm(files: Files, config: MkDocsConfig) -> None:
-    """The real model for the browser (``assets/minilm/``), loaded only on request."""
-    cache = ContentCache(CACHE / "minilm")
-    put_built(files, config, "site_build.minilm_export", lambda m: m.cached_export(cache), log)
-
-
-def _practice(files: Files, config: MkDocsConfig) -> None:
+def _practice() -> Made:
     """The practice steps' manifests and downloads, and the editor's bundle."""
     # The worked example's values are in the published files. Pyodide's (12 MB) are named
     # by its package.json, which gives their version.
     pyodide = ROOT / "node_modules" / "pyodide"
     inputs = [PRACTICE, ROOT / "snippets" / "worked_example.py", pyodide / "package.json"]
     made = _build.rebuild.reuse("practice", inputs, lambda: site_files(PRACTICE, pyodide))
-    for path, content in made.items():
-        put_generated(files, config, path, content=content)
     editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
-    put_generated(files, config, "javascripts/practice/editor.bundle.js", content=editor)
+    return {**made, "javascripts/practice/editor.bundle.js": editor}
 
 
 # --- Helpers --------------------------------------------------------------------------------
@@ -303,29 +265,13 @@ def _is_notebook_source(file: File) -> bool:
     return src.parent.as_posix() == NOTEBOOK_DIR and src.suffix == ".py" and bool(file.abs_src_path)
 
 
-def _written(page: Page, config: MkDocsConfig) -> str:
-    """The page's path from the repository's root, as a contributor finds it."""
+def _page_source(page: Page, config: MkDocsConfig) -> tuple[Path, str, str]:
+    """What output_source reads a page's sources by: the repository, the page's path in it
+    (as a contributor finds it), the address of the repository's files."""
     root = Path(config.config_file_path).resolve().parent
-    return (Path(config.docs_dir).resolve().relative_to(root) / page.file.src_uri).as_posix()
-
-
-def _blob_url(config: MkDocsConfig) -> str:
-    return output_source.blob_url(str(config.repo_url or ""), str(config.edit_uri or ""))
-
-
-def _slim_notebook_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    """mkdocs-jupyter's page without the styles and scripts it does not use; its images
-    go into files beside the page (``site_build/notebook.py``)."""
-    html, images = _slim(output)
-    folder = Path(config.site_dir) / page.url  # the page is written to <url>/index.html
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, data in images.items():
-        (folder / name).write_bytes(data)
-    return html
-
-
-# Under `mkdocs serve` a prose edit elsewhere rebuilds the notebook page unchanged: the
-# same page slims to the same result, kept here in memory and across builds in .cache/.
-@functools.lru_cache(maxsize=4)
-def _slim(output: str) -> tuple[str, dict[str, bytes]]:
-    return slim_page(output, CACHE / "notebook-page")
+    name = (Path(config.docs_dir).resolve().relative_to(root) / page.file.src_uri).as_posix()
+    return (
+        ROOT,
+        name,
+        output_source.blob_url(str(config.repo_url or ""), str(config.edit_uri or "")),
+    )

@@ -10,7 +10,6 @@ previous search index, and keeps hooks' results while their inputs are unchanged
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +22,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from site_build.cache import content_key
 from site_build.mkdocs_files import LIVE_PACKAGES, files_signature, sources_signature
 from site_build.page import included_files
 
@@ -31,30 +31,6 @@ DIRTY_WARNING = "A 'dirty' build is being performed"
 
 T = TypeVar("T")
 log = logging.getLogger("mkdocs.hooks.fast_rebuild")
-
-
-def digest_files(paths: Iterable[Path], root: Path | None = None) -> str:
-    """A hex digest of ``paths`` by name and bytes (a folder counts as its files, a missing
-    file as missing); names are taken relative to ``root``, so two copies agree.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> _ = (folder / "a.md").write_text("one")
-    >>> before = digest_files([folder / "a.md", folder / "b.md"], folder)
-    >>> _ = (folder / "a.md").write_text("two")
-    >>> digest_files([folder / "a.md", folder / "b.md"], folder) == before
-    False
-    """
-    digest = hashlib.blake2b(digest_size=20)
-    for name, content in files_signature(paths):
-        path = Path(name)
-        shown = path.relative_to(root).as_posix() if root and path.is_relative_to(root) else name
-        for part in (shown.encode("utf-8"), content.encode("ascii")):
-            digest.update(len(part).to_bytes(8, "big"))
-            digest.update(part)
-    return digest.hexdigest()
 
 
 def page_inputs(source: Path, root: Path) -> list[Path]:
@@ -92,17 +68,10 @@ def stale(
     >>> stale({"a.md": [root / "a.md"]}, digests, root, shared="new config")[1]
     ['a.md']
     """
-    digests = {}
-    for key, inputs in sources.items():
-        digests[key] = hashlib.blake2b(
-            (shared + digest_files(inputs, root)).encode("ascii"), digest_size=20
-        ).hexdigest()
+    digests = {
+        key: content_key(meta=[shared, files_signature(i, root=root)]) for key, i in sources.items()
+    }
     return digests, [key for key, digest in digests.items() if built.get(key) != digest]
-
-
-def page_of(location: str) -> str:
-    """The page part of a search entry's location (``"attention/#softmax"`` → ``"attention/"``)."""
-    return location.partition("#")[0]
 
 
 def merge_search_index(
@@ -125,26 +94,23 @@ def merge_search_index(
     rebuilt = set(rebuilt)
     fresh: dict[str, list[Any]] = {}
     for entry in current["docs"]:
-        if page_of(entry["location"]) in rebuilt:
-            fresh.setdefault(page_of(entry["location"]), []).append(entry)
+        page = entry["location"].partition("#")[0]  # "a/#x" -> "a/"
+        if page in rebuilt:
+            fresh.setdefault(page, []).append(entry)
     docs: list[Any] = []
-    placed: set[str] = set()
     for entry in previous["docs"] if previous else []:
-        page = page_of(entry["location"])
+        page = entry["location"].partition("#")[0]
         if page not in rebuilt:
             docs.append(entry)
-        elif page not in placed:
-            docs.extend(fresh.get(page, []))
-            placed.add(page)
-    for page, entries in fresh.items():
-        if page not in placed:
-            docs.extend(entries)
+        elif page in fresh:  # where the page's first entry was
+            docs.extend(fresh.pop(page))
+    for entries in fresh.values():  # pages new to the index
+        docs.extend(entries)
     return {"config": current["config"], "docs": docs}
 
 
-class _DropDirtyWarning(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith(DIRTY_WARNING)
+def _not_dirty_warning(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith(DIRTY_WARNING)
 
 
 def quiet_dirty_warning(logger: logging.Logger | None = None) -> None:
@@ -153,9 +119,7 @@ def quiet_dirty_warning(logger: logging.Logger | None = None) -> None:
     The warning is that the navigation may be stale: its titles come from ``mkdocs.yml``,
     a change to which rebuilds every page.
     """
-    logger = logger or logging.getLogger("mkdocs.commands.build")
-    if not any(isinstance(f, _DropDirtyWarning) for f in logger.filters):
-        logger.addFilter(_DropDirtyWarning())
+    (logger or logging.getLogger("mkdocs.commands.build")).addFilter(_not_dirty_warning)
 
 
 def with_template_cache(env: jinja2.Environment, cache_dir: Path) -> jinja2.Environment:
@@ -209,7 +173,7 @@ class DirtyRebuild:
         snippets = config.mdx_configs.get("pymdownx.snippets", {})
         appended = [root / name for name in snippets.get("auto_append", [])]
         files = [Path(config.config_file_path), *theme, *code, *appended]
-        return digest_files(files, root) + "\n".join(pages)
+        return content_key(meta=[files_signature(files, root=root), pages])
 
     def start(self, config: MkDocsConfig) -> None:
         path = self._index_path(config)
@@ -224,17 +188,16 @@ class DirtyRebuild:
             if not f.abs_src_path or f.inclusion.is_excluded():  # type: ignore[no-untyped-call]
                 continue  # made from content (always written), or not built (partials)
             source = Path(f.abs_src_path)
-            if not f.is_documentation_page():
-                if source.is_relative_to(docs):  # not the theme's files or the vendored ones
-                    build.outputs[f.src_uri] = Path(f.abs_dest_path)
-                    sources[f.src_uri] = [source]
+            if f.is_documentation_page():  # from docs/ or a copy the build made (in .cache/)
+                build.pages.append(f.src_uri)
+                sources[f.src_uri] = page_inputs(source, root)
+                if source.suffix != ".md":  # a notebook: executed with attention_ref
+                    sources[f.src_uri] += sorted((root / "attention_ref").glob("*.py"))
+            elif source.is_relative_to(docs):  # not the theme's files or the vendored ones
+                sources[f.src_uri] = [source]
+            else:
                 continue
-            # A page, from docs/ or from a copy the build made (the notebook's, in .cache/).
             build.outputs[f.src_uri] = Path(f.abs_dest_path)
-            build.pages.append(f.src_uri)
-            sources[f.src_uri] = page_inputs(source, root)
-            if source.suffix != ".md":  # a notebook: executed with attention_ref at build time
-                sources[f.src_uri] += sorted((root / "attention_ref").glob("*.py"))
         shared = self._shared(config, root, build.pages)
         made_from = self.made_from.get(config.site_dir, {})
         build.digests, todo = stale(sources, made_from, root, shared)

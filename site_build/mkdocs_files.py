@@ -5,10 +5,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
-import logging
 import sys
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 
@@ -19,49 +17,48 @@ from mkdocs.structure.files import File, Files
 LIVE_PACKAGES = ("attention_ref", "site_build")
 
 
-def put_generated(
-    files: Files,
-    config: MkDocsConfig,
-    path: str,
-    *,
-    content: str | bytes | None = None,
-    abs_src_path: str | None = None,
-) -> None:
-    """Add a generated file (its ``content``, or the ``abs_src_path`` it is copied from) to
-    the build at ``path``, replacing any file already there; nothing is written into docs/."""
-    if (content is None) == (abs_src_path is None):
-        raise ValueError(f"{path}: give exactly one of content or abs_src_path")
-    existing = files.get_file_from_path(path)
-    if existing is not None:
-        files.remove(existing)
-    if content is not None:
-        files.append(File.generated(config, path, content=content))
-    elif abs_src_path is not None:
-        files.append(File.generated(config, path, abs_src_path=abs_src_path))
+#: Generated files by site path: each one's content, or the ``Path`` of a file to copy.
+Made = Mapping[str, str | bytes | Path]
 
 
-def files_signature(inputs: Iterable[Path], pattern: str = "*") -> tuple[tuple[str, str], ...]:
+def put_generated(files: Files, config: MkDocsConfig, made: Made) -> None:
+    """Add generated files to the build, each replacing any file already at its path;
+    nothing is written into docs/."""
+    for path, item in made.items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            files.remove(existing)
+        if isinstance(item, Path):
+            files.append(File.generated(config, path, abs_src_path=str(item)))
+        else:
+            files.append(File.generated(config, path, content=item))
+
+
+def files_signature(
+    inputs: Iterable[Path], pattern: str = "*", root: Path | None = None
+) -> tuple[tuple[str, str], ...]:
     """``(path, digest of its bytes)`` of every file of ``inputs`` matching ``pattern``, in order.
 
     A folder counts as its files (sorted, no ``__pycache__``), a missing file as
-    ``"missing"``. File times are not looked at: a checkout can put back any time.
+    ``"missing"``; a path below ``root`` is named relative to it, so two copies of the
+    project agree. File times are not looked at: a checkout can put back any time.
 
     Examples
     --------
-    >>> files_signature([Path("no/such/file")])
-    (('no/such/file', 'missing'),)
+    >>> files_signature([Path("no/such/file")], root=Path("no"))
+    (('such/file', 'missing'),)
     """
     entries = []
     for item in inputs:
         for path in sorted(item.rglob(pattern)) if item.is_dir() else [item]:
             if path.is_dir() or "__pycache__" in path.parts:
                 continue
+            shown = path.relative_to(root) if root and path.is_relative_to(root) else path
             try:
-                content = path.read_bytes()
+                digest = hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
             except OSError:
-                entries.append((str(path), "missing"))
-                continue
-            entries.append((str(path), hashlib.blake2b(content, digest_size=16).hexdigest()))
+                digest = "missing"
+            entries.append((shown.as_posix(), digest))
     return tuple(entries)
 
 
@@ -116,32 +113,3 @@ def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> Module
     for loaded in live():
         loaded.__live_sources__ = signature  # type: ignore[attr-defined]
     return wanted
-
-
-def put_built(
-    files: Files,
-    config: MkDocsConfig,
-    module: str,
-    build: Callable[[ModuleType], Mapping[str, str | bytes | Path]],
-    log: logging.Logger,
-) -> Files:
-    """Add what ``build`` makes from ``module`` (by :func:`fresh_import`) to the build: site
-    paths mapped to a file's content or the ``Path`` of a file to copy; one log line.
-
-    Examples
-    --------
-    >>> from mkdocs.structure.files import Files
-    >>> files = put_built(Files([]), None, "site_build.vendor", lambda m: {}, logging.getLogger())
-    >>> len(files)
-    0
-    """
-    start = time.perf_counter()
-    made = build(fresh_import(module))
-    for path, made_file in made.items():
-        if isinstance(made_file, Path):
-            put_generated(files, config, path, abs_src_path=str(made_file))
-        else:
-            put_generated(files, config, path, content=made_file)
-    name = module.rsplit(".", 1)[-1]
-    log.info("%s: %d files ready in %.2f s", name, len(made), time.perf_counter() - start)
-    return files

@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
+
 from site_build import heat_scale
 from site_build.site import WIDGETS
 
@@ -23,8 +25,6 @@ SOURCES = (
 )
 #: Where the bundle goes in the site (``mkdocs.yml`` names it in ``extra_css``).
 BUNDLE = "stylesheets/site.min.css"
-#: The name under which :func:`sources` lists the generated heat scale.
-HEAT_SCALE = "site_build/heat_scale.py"
 
 
 def sources(docs: Path) -> list[tuple[str, str]]:
@@ -38,11 +38,12 @@ def sources(docs: Path) -> list[tuple[str, str]]:
     (['site_build/heat_scale.py', 'stylesheets/extra.css'], True)
     """
     files = [(name, (docs / name).read_text(encoding="utf-8")) for name in SOURCES]
-    return [(HEAT_SCALE, heat_scale.css()), *files]
+    return [("site_build/heat_scale.py", heat_scale.css()), *files]
 
 
-class StylesheetError(RuntimeError):
-    """esbuild is missing or rejected the CSS (its message names the file and line)."""
+class StylesheetError(PluginError):
+    """esbuild is missing or rejected the CSS (its message names the file and line); MkDocs
+    shows the message alone."""
 
 
 def bundle(sources: Sequence[tuple[str, str]], esbuild: Path = ESBUILD) -> str:

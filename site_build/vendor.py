@@ -23,7 +23,6 @@ class Asset:
 
 #: Where KaTeX's CSS and fonts go in the site (``mkdocs.yml`` names its CSS there).
 KATEX_DEST = "vendor/katex"
-KATEX_PREFIX = KATEX_DEST + "/"  # the start of every KaTeX file's site path
 #: Where Pyodide's core goes in the site, and the files of it the practice worker fetches.
 PYODIDE_DEST = "vendor/pyodide"
 PYODIDE_FILES = (

@@ -28,13 +28,13 @@ from mkdocs.config import load_config
 from site_build.fast_rebuild import (
     DIRTY_WARNING,
     DirtyRebuild,
-    digest_files,
     merge_search_index,
     page_inputs,
     quiet_dirty_warning,
     stale,
     with_template_cache,
 )
+from site_build.mkdocs_files import files_signature
 from site_build.page import included_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,7 +183,7 @@ def test_a_page_is_stale_when_it_or_an_include_or_a_shared_file_changes(tmp_path
     assert pages["a.md"] == [root / "docs/a.md", part, snippet]
 
     def shared() -> str:
-        return digest_files([config], root)
+        return str(files_signature([config], root=root))
 
     built, todo = stale(pages, {}, root, shared())
     assert todo == ["a.md", "b.md"], "never built"
@@ -205,7 +205,8 @@ def test_a_page_is_stale_when_it_or_an_include_or_a_shared_file_changes(tmp_path
     for path in [part, snippet, config, root / "docs/a.md", root / "docs/b.md"]:
         write(copy / path.relative_to(root), path.read_text(encoding="utf-8"))
     in_copy = {key: page_inputs(copy / "docs" / key, copy) for key in pages}
-    assert stale(in_copy, built, copy, digest_files([copy / "mkdocs.yml"], copy))[1] == []
+    shared_in_copy = str(files_signature([copy / "mkdocs.yml"], root=copy))
+    assert stale(in_copy, built, copy, shared_in_copy)[1] == []
 
 
 def test_the_search_index_keeps_the_other_pages_and_replaces_the_rebuilt_ones() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -10,14 +9,9 @@ from pathlib import Path
 
 import pytest
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 
-from site_build.mkdocs_files import (
-    fresh_import,
-    put_built,
-    put_generated,
-    sources_signature,
-)
+from site_build.mkdocs_files import fresh_import, put_generated, sources_signature
 
 
 @pytest.fixture
@@ -36,51 +30,23 @@ def config(tmp_path: Path) -> MkDocsConfig:
 
 def test_put_generated_adds_then_replaces(config: MkDocsConfig) -> None:
     files = Files([])
-    put_generated(files, config, "assets/data/x.json", content='{"a": 1}')
-    put_generated(files, config, "assets/data/x.json", content='{"a": 2}')
+    put_generated(files, config, {"assets/data/x.json": '{"a": 1}'})
+    put_generated(files, config, {"assets/data/x.json": '{"a": 2}'})
     matching = [f for f in files if f.src_uri == "assets/data/x.json"]
     assert len(matching) == 1, "a second call must replace the file, not add a duplicate"
     assert matching[0].content_string == '{"a": 2}'
 
 
-def test_put_generated_copies_from_a_source_file(config: MkDocsConfig, tmp_path: Path) -> None:
+def test_put_generated_copies_a_path_and_writes_a_content(
+    config: MkDocsConfig, tmp_path: Path
+) -> None:
     source = tmp_path / "katex.min.css"
     source.write_text(".katex{}", encoding="utf-8")
     files = Files([])
-    put_generated(files, config, "vendor/katex/katex.min.css", abs_src_path=str(source))
-    (file,) = list(files)
-    assert isinstance(file, File) and file.abs_src_path == str(source)
-
-
-@pytest.mark.parametrize("kwargs", [{}, {"content": "x", "abs_src_path": "/x"}])
-def test_put_generated_needs_exactly_one_source(
-    config: MkDocsConfig, kwargs: dict[str, str]
-) -> None:
-    with pytest.raises(ValueError, match="exactly one of content or abs_src_path"):
-        put_generated(Files([]), config, "a.txt", **kwargs)  # type: ignore[arg-type]
-
-
-def test_put_built_adds_contents_and_copies_and_logs(
-    config: MkDocsConfig, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    source = tmp_path / "shard.bin"
-    source.write_bytes(b"\x00\x01")
-    seen = []
-
-    def build(module: object) -> dict[str, str | Path]:
-        seen.append(getattr(module, "__name__", None))
-        return {"figures/a.svg": "<svg/>", "assets/shard.bin": source}
-
-    with caplog.at_level(logging.INFO, logger="test.put_built"):
-        files = put_built(
-            Files([]), config, "site_build.vendor", build, logging.getLogger("test.put_built")
-        )
-    assert seen == ["site_build.vendor"]
+    put_generated(files, config, {"vendor/katex/katex.min.css": source, "a.svg": b"<svg/>"})
     by_uri = {f.src_uri: f for f in files}
-    assert by_uri["figures/a.svg"].content_string == "<svg/>"
-    assert by_uri["assets/shard.bin"].abs_src_path == str(source)
-    (message,) = [r.getMessage() for r in caplog.records]
-    assert message.startswith("vendor: 2 files ready in "), message
+    assert by_uri["vendor/katex/katex.min.css"].abs_src_path == str(source)
+    assert by_uri["a.svg"].content_bytes == b"<svg/>" and by_uri["a.svg"].abs_src_path is None
 
 
 def same_time(path: Path, text: str) -> None:
