@@ -17,6 +17,7 @@ import hashlib
 import html as html_lib
 import itertools
 import json
+import os
 import platform
 import re
 from collections.abc import Iterable
@@ -69,9 +70,10 @@ def ipynb_of(source: Path) -> str:
 
 
 def key_jupyter_cache(config: Any, root: Path) -> None:
-    """Move mkdocs-jupyter's ``cache_dir`` into an entry keyed by ``attention_ref`` and the
-    library versions (its own key, the notebook's bytes, would serve old outputs after an
-    edit to ``attention_ref``). Called again, the folders do not nest."""
+    """Move mkdocs-jupyter's ``cache_dir`` into an entry keyed by ``attention_ref``, the
+    library versions and ``SOURCE_DATE_EPOCH`` (the plots' dates) (its own key, the
+    notebook's bytes, would serve old outputs after an edit to ``attention_ref``). Called
+    again, the folders do not nest."""
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is None or not plugin.config["cache"]:
         return
@@ -83,6 +85,7 @@ def key_jupyter_cache(config: Any, root: Path) -> None:
         "python": platform.python_version(),
         "numpy": version("numpy"),
         "matplotlib": version("matplotlib"),
+        "epoch": os.environ.get("SOURCE_DATE_EPOCH", ""),
     }
     key = content_key(meta=versions, files=sorted((root / "attention_ref").glob("*.py")))
     plugin.config["cache_dir"] = str(ContentCache(base).folder_for("notebook", key))

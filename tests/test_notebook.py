@@ -116,7 +116,7 @@ def test_empty_source_is_refused() -> None:
         to_ipynb("")
 
 
-def test_the_jupyter_cache_key_follows_bytes_and_versions(
+def test_the_jupyter_cache_key_follows_bytes_versions_and_epoch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     src = tmp_path / "attention_ref" / "core.py"
@@ -136,6 +136,9 @@ def test_the_jupyter_cache_key_follows_bytes_and_versions(
     monkeypatch.undo()
     src.write_text("def softmax(x): return x\n")
     assert entry() != key
+    edited = entry()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")  # another commit: the plots' dates
+    assert entry() != edited
 
 
 def test_hook_moves_the_jupyter_cache_into_a_keyed_folder(tmp_path: Path) -> None:
