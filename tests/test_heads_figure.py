@@ -333,19 +333,14 @@ def test_built_pages_that_include_the_partial_embed_both_figures() -> None:
                 assert attr in img[0], (page, theme, attr)
 
 
-def test_the_key_follows_the_data_and_the_role_rules(tmp_path: Path) -> None:
+def test_the_key_follows_the_data_and_the_role_rules() -> None:
+    # A source's bytes enter a figure's key (test_figures.py's key test): these sources.
     names = {p.relative_to(ROOT).as_posix() for p in SPEC.sources}
     assert names == {"site_build/heatmap_data.py", "attention_ref/head_roles.py"}
     # the data is computed by attention_ref (in every figure's key) from these weights
     assert SPEC.params["weights_sha256"] == HD.installed_weights_sha256()
     other = dict(SPEC.params, weights_sha256="0" * 64)
     assert F.cache_key(dataclasses.replace(SPEC, params=other)) != F.cache_key(SPEC)
-    data = tmp_path / "it_attention.json"
-    data.write_text("{}")
-    spec = dataclasses.replace(SPEC, sources=(data,))
-    key = F.cache_key(spec)
-    data.write_text('{"edited": true}')
-    assert F.cache_key(spec) != key
     assert F.cache_key(dataclasses.replace(SPEC, figsize=(6.75, 5.25))) != F.cache_key(SPEC)
 
 
