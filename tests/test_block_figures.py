@@ -1,4 +1,4 @@
-"""Lesson 3's figure computations (site_build/block_figures.py): values by hand, bad input."""
+"""Lesson 3's figure computations (site_build/model_figures.py): values by hand, bad input."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from site_build import block_figures as B
+from site_build import model_figures as B
 
 
 def test_activations_by_hand() -> None:

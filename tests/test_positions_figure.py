@@ -16,7 +16,7 @@ import pytest
 
 from attention_ref.minilm import load_minilm
 from site_build import figures as F
-from site_build import positions_figure as P
+from site_build import model_figures as P
 
 SPECS = {spec.name: spec for spec in F.FIGURES}
 
@@ -51,7 +51,7 @@ def test_the_learned_figure_is_keyed_by_the_weights_and_refuses_others() -> None
     with pytest.raises(ValueError, match="not 0000"):
         P.learned_similarity("0" * 64)
     names = {p.name for p in F.source_files()} | {p.name for p in spec.sources}
-    assert {"positions_figure.py", "minilm.py", "positions.py"} <= names
+    assert {"model_figures.py", "minilm.py", "positions.py"} <= names
 
 
 def test_the_similarity_svg_stays_small() -> None:

@@ -23,7 +23,7 @@ import pytest
 from attention_ref import position_frequencies
 from attention_ref.minilm import load_minilm, model_dir
 from site_build import figures as F
-from site_build import positions_figure as P
+from site_build import model_figures as P
 from testbed.claims import cited, claim, page_text, run_snippet, snippet_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
