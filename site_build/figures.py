@@ -70,12 +70,8 @@ FIGURES: tuple[FigureSpec, ...] = (
         "heads",
         "Attention of every head of all-MiniLM-L6-v2 for the sentence ending in 'tired': "
         "6 layers by 12 heads, each framed and lettered by what it mostly looks at",
-        # computed by attention_ref.minilm from these weights (the key holds their hash)
-        {
-            "sentence": "tired",
-            "threshold": role_rules.THRESHOLD,
-            "weights_sha256": heatmap_data.installed_weights_sha256(),
-        },
+        # the key holds the weights' hash and head_roles.py, which sets the roles' threshold
+        {"sentence": "tired", "weights_sha256": heatmap_data.installed_weights_sha256()},
         head_grid,
         draw_head_grid,
         figsize=(6.75, 5.0),

@@ -77,10 +77,8 @@ class HeadGrid:
     roles: tuple[tuple[dict[str, Any], ...], ...]
 
 
-def head_grid(
-    sentence: str, threshold: float = THRESHOLD, weights_sha256: str | None = None
-) -> HeadGrid:
-    """Read ``sentence`` of the model record, and the role of each head by ``threshold``.
+def head_grid(sentence: str, weights_sha256: str | None = None) -> HeadGrid:
+    """Read ``sentence`` of the model record, and the role of each head.
 
     ``ValueError`` if no sentence has that id, or the record's weights are not
     ``weights_sha256`` (in the cache key).
@@ -104,7 +102,7 @@ def head_grid(
         raise ValueError(f"sentence: no sentence {sentence!r} in the record (there are {known})")
     s = record["sentences"][ids.index(sentence)]
     weights = np.asarray(s["attention"], dtype=np.float64) / record["scale"]  # (L, H, n, n)
-    roles = [[head_role(w, s["tokens"], threshold) for w in layer] for layer in weights]
+    roles = [[head_role(w, s["tokens"]) for w in layer] for layer in weights]
     return HeadGrid(tuple(s["tokens"]), weights, tuple(tuple(layer) for layer in roles))
 
 

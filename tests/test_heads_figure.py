@@ -74,9 +74,10 @@ def output_block() -> list[str]:
 def test_the_figure_is_of_the_tired_sentence_at_the_contract_threshold() -> None:
     assert SPEC.params == {
         "sentence": "tired",
-        "threshold": 0.5,
         "weights_sha256": json.loads(HD.DATA_FILE.read_text())["weights_sha256"],  # the oracle's
     }
+    # The figure's roles are head_role's at its default, THRESHOLD (the frames drawn are
+    # those of record_roles: test_frames_drawn_match_the_roles).
     assert H.THRESHOLD == 0.5
     assert "at least half of its attention" in caption()
     assert output_block()[0] == "threshold: 0.5 of a head's attention"
