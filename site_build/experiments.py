@@ -93,14 +93,11 @@ def softmax_saturation(
     True
     """
     _at_least("n_keys", n_keys, 2)
-    largest, entropy = _sweep(
-        d_ks,
-        n_keys,
-        n_samples,
-        seed,
+    measures = (
         lambda z: np.mean(np.max(ar.softmax(z), axis=-1)),
         lambda z: np.mean(ar.entropy(ar.softmax(z))),
     )
+    largest, entropy = _sweep(d_ks, n_keys, n_samples, seed, *measures)
     return largest, entropy
 
 

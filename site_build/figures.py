@@ -89,8 +89,8 @@ FIGURES: tuple[FigureSpec, ...] = (
         "One token's vector through all-MiniLM-L6-v2: its length and its cosine with its "
         "input after the embeddings and after each of the six blocks",
         {
-            "sentence": model_figures.SENTENCE,
-            "token": model_figures.TOKEN,
+            "sentence": "The animal didn't cross the street because it was too tired.",
+            "token": "it",
             "weights_sha256": heatmap_data.installed_weights_sha256(),
         },
         model_figures.token_path,
@@ -175,10 +175,7 @@ def cache_key(spec: FigureSpec) -> str:
     (True, False, 64)
     """
     meta = {
-        "name": spec.name,
-        "title": spec.title,
-        "params": spec.params,
-        "figsize": list(spec.figsize),
+        "spec": [spec.name, spec.title, spec.params, list(spec.figsize)],
         "numpy": np.__version__,
         # From the installed metadata: a cache hit must not import matplotlib (0.2 s).
         "matplotlib": version("matplotlib"),

@@ -114,11 +114,6 @@ def draw_similarity(fig: Any, pal: Palette, data: Similarity) -> None:
     ax.set_ylabel("position i")
 
 
-#: Lesson 3's sentence and the token the figure follows.
-SENTENCE = "The animal didn't cross the street because it was too tired."
-TOKEN = "it"
-
-
 @dataclass(frozen=True)
 class Activations:
     """GELU and ReLU on a grid, with GELU's lowest point (found on a fine grid)."""
