@@ -16,8 +16,8 @@ Examples
 >>> files = {"docs/partials/p.md": '```python\\n--8<-- "snippets/a.py:s"\\n```',
 ...          "snippets/a.py": "x = 1\\n# --8<-- [start:s]\\nprint(x)\\n# --8<-- [end:s]\\n"}
 >>> page = 'Text.\\n\\n--8<-- "docs/partials/p.md"\\n\\n```text title="Output"\\n1\\n```\\n'
->>> [(f.language, f.opening.file, f.opening.number) for f in fences(walk("p.md", page, files.get))]
-[('python', 'docs/partials/p.md', 1), ('text', 'p.md', 5)]
+>>> [(f.info, f.opening.file, f.opening.number) for f in fences(walk("p.md", page, files.get))]
+[('python', 'docs/partials/p.md', 1), ('text title="Output"', 'p.md', 5)]
 >>> [[(s.path, s.sections, s.first, s.last)] for [s] in output_sources("p.md", page, files.get)]
 [[('snippets/a.py', ('s',), 3, 3)]]
 """
@@ -151,14 +151,6 @@ class Fence:
     body: tuple[Line, ...]
     follows: bool
 
-    @property
-    def language(self) -> str:
-        return fence_language(self.info)
-
-    @property
-    def is_output(self) -> bool:
-        return is_output_fence(self.info)
-
 
 def fences(lines: Iterable[Line]) -> Iterator[Fence]:
     """The fences of a page as written (from :func:`walk`), in order, none in a comment."""
@@ -288,9 +280,9 @@ def output_sources(page: str, text: str, read: Callable[[str], str | None]) -> l
     code: list[Source] | None = None  # the sources of the fence before, a Python one
     for fence in fences(walk(page, text, read)):
         before, code = (code if fence.follows else None), None
-        if fence.is_output:
+        if is_output_fence(fence.info):
             blocks.append(before or [])
-        elif fence.language in PYTHON_CODE:
+        elif fence_language(fence.info) in PYTHON_CODE:
             targets = [t for line in fence.body if (t := include_target(line.text))]
             if targets:
                 code = _merge([_resolve(t, read) for t in targets])

@@ -7,7 +7,7 @@ and claims test follow from its page's name (its *slug*). :data:`PAGES` gives Mk
 
 Examples
 --------
->>> lesson = lesson_of("self-attention.md")
+>>> lesson = LESSONS[2]
 >>> lesson.number, lesson.slug, lesson.url
 (2, 'self-attention', 'self-attention/')
 >>> lesson.practice_partial, lesson.claims_test
@@ -184,14 +184,6 @@ WIDGETS: dict[str, Widget] = {
                first_control="input[type=text]"),
     )
 }  # fmt: skip
-
-
-def lesson_of(source: str) -> Lesson:
-    """The lesson whose page is ``source`` (under ``docs/``); ``KeyError`` if none."""
-    for lesson in LESSONS:
-        if lesson.source == source:
-            return lesson
-    raise KeyError(f"no lesson has the page {source!r}: the lessons are in site_build/site.py")
 
 
 def manifest_path(slug: str) -> str:

@@ -887,7 +887,7 @@ def test_site_files_name_what_is_missing(tmp_path: Path) -> None:
 def test_lessons_are_the_models_and_step_ids_are_unique_across_them(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no lesson to read"):
         practice.read_lessons(tmp_path, [])
-    with pytest.raises(FileNotFoundError, match="lesson one has no practice folder"):
+    with pytest.raises(FileNotFoundError, match=r"practice folder not found: .*/one$"):
         practice.read_lessons(tmp_path, ["one"])
     for lesson in ("one", "two"):
         shutil.copytree(LESSON_1 / "01_dot", tmp_path / lesson / "01_dot")
