@@ -24,7 +24,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from site_build import notebook, output_source
+from site_build import notebook
 from site_build.cache import ContentCache
 from site_build.editor_bundle import build_bundle
 from site_build.fast_rebuild import DirtyRebuild, with_template_cache
@@ -33,7 +33,14 @@ from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_w
 from site_build.katex_render import KatexError, PageMath
 from site_build.mkdocs_files import LIVE_PACKAGES, Made, fresh_import, put_generated
 from site_build.notebook import JUPYTER_CSS_MARK, slim_page
-from site_build.page import SourceError
+from site_build.page import (
+    SourceError,
+    blob_url,
+    insert_cell_lines,
+    insert_lines,
+    notebook_lines,
+    page_lines,
+)
 from site_build.practice import site_files
 from site_build.search_exclude import mark
 from site_build.stylesheets import BUNDLE, SOURCES, bundle, sources
@@ -133,9 +140,9 @@ def _page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> 
     try:
         _build.math.note(html, src)  # typeset at on_env; the search index keeps the TeX
         # Under each Output block, the file and section that printed it (read as written).
-        lines = output_source.page_lines(*_page_source(page, config))
+        lines = page_lines(*_page_source(page, config))
         if lines:
-            html = output_source.insert_lines(html, lines)
+            html = insert_lines(html, lines)
     except (KatexError, SourceError) as error:
         message = str(error) if isinstance(error, KatexError) else f"{src}: {error}"
         raise PluginError(message) from None
@@ -165,9 +172,9 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
         output = _build.math.put(output, page.file.src_uri, lambda p: get_relative_url(p, page.url))
     except KatexError as error:
         raise PluginError(str(error)) from None
-    lines = output_source.notebook_lines(*_page_source(page, config))  # under each code cell
+    lines = notebook_lines(*_page_source(page, config))  # under each code cell
     try:
-        return output if lines is None else output_source.insert_cell_lines(output, lines)
+        return output if lines is None else insert_cell_lines(output, lines)
     except SourceError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None
 
@@ -266,12 +273,8 @@ def _is_notebook_source(file: File) -> bool:
 
 
 def _page_source(page: Page, config: MkDocsConfig) -> tuple[Path, str, str]:
-    """What output_source reads a page's sources by: the repository, the page's path in it
+    """What site_build.page reads a page's sources by: the repository, the page's path in it
     (as a contributor finds it), the address of the repository's files."""
     root = Path(config.config_file_path).resolve().parent
     name = (Path(config.docs_dir).resolve().relative_to(root) / page.file.src_uri).as_posix()
-    return (
-        ROOT,
-        name,
-        output_source.blob_url(str(config.repo_url or ""), str(config.edit_uri or "")),
-    )
+    return ROOT, name, blob_url(str(config.repo_url or ""), str(config.edit_uri or ""))

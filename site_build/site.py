@@ -7,15 +7,13 @@ and claims test follow from its page's name (its *slug*). :data:`PAGES` gives Mk
 
 Examples
 --------
->>> lesson = lesson_of("self-attention.md")
+>>> lesson = LESSONS[2]
 >>> lesson.number, lesson.slug, lesson.url
 (2, 'self-attention', 'self-attention/')
 >>> lesson.practice_partial, lesson.claims_test
 ('docs/partials/practice_self_attention.md', 'tests/test_self_attention_claims.py')
 >>> lesson.manifest
 'practice/self-attention/manifest.json'
->>> lesson.steps()[:2]
-('01_project', '02_split_heads')
 >>> [page.url for page in PAGES if not isinstance(page, Lesson)]
 ['', 'notebooks/sqrt_dk/', 'performance/']
 >>> widget = WIDGETS["training"]
@@ -94,17 +92,6 @@ class Lesson(Page):
     @property
     def claims_test(self) -> str:
         return f"tests/test_{self.slug.replace('-', '_')}_claims.py"
-
-    def steps(self, practice: Path = PRACTICE) -> tuple[str, ...]:
-        """The lesson's practice steps, in order: its folders named like ``01_name``."""
-        folder = practice / self.slug
-        if not folder.is_dir():
-            raise FileNotFoundError(
-                f"lesson {self.number} ({self.source}) has no practice folder {folder}"
-            )
-        return tuple(
-            sorted(p.name for p in folder.iterdir() if p.is_dir() and STEP_DIR.match(p.name))
-        )
 
 
 @dataclass(frozen=True)
@@ -197,14 +184,6 @@ WIDGETS: dict[str, Widget] = {
                first_control="input[type=text]"),
     )
 }  # fmt: skip
-
-
-def lesson_of(source: str) -> Lesson:
-    """The lesson whose page is ``source`` (under ``docs/``); ``KeyError`` if none."""
-    for lesson in LESSONS:
-        if lesson.source == source:
-            return lesson
-    raise KeyError(f"no lesson has the page {source!r}: the lessons are in site_build/site.py")
 
 
 def manifest_path(slug: str) -> str:

@@ -1,4 +1,4 @@
-"""The source line under each Output block (site_build/output_source.py, hooks/build.py).
+"""The source line under each Output block (site_build/page.py, hooks/build.py).
 
 Unit tests of the pure functions on small pages, then the built site: every Output
 block of every page carries the line, and each link names a file of this repository and
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from site_build.output_source import (
+from site_build.page import (
     Source,
     SourceError,
     cell_ranges,

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from site_build import site
+from site_build import practice, site
 from tests.browser.axe import axe_violations, describe
 from tests.browser.test_practice import (
     LESSON,
@@ -67,7 +67,7 @@ def tier_mistake(step: str) -> str:
 def test_a_lessons_practice_runs_its_own_steps_in_pyodide(
     lesson: str, page: Any, site_url: str, screenshots: Path
 ) -> None:
-    steps = site.lesson_of(f"{lesson}.md").steps()
+    steps = [step.id for step in practice.read_steps(site.PRACTICE / lesson)]
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(site_url + f"{lesson}/", wait_until="load")
