@@ -64,11 +64,6 @@ def to_ipynb(source: str) -> str:
     return text
 
 
-def ipynb_of(source: Path) -> str:
-    """The notebook (no outputs) of the jupytext source file ``source``."""
-    return to_ipynb(source.read_text(encoding="utf-8"))
-
-
 def key_jupyter_cache(config: Any, root: Path) -> None:
     """Move mkdocs-jupyter's ``cache_dir`` into an entry keyed by ``attention_ref``, the
     library versions and ``SOURCE_DATE_EPOCH`` (the plots' dates) (its own key, the
@@ -91,24 +86,10 @@ def key_jupyter_cache(config: Any, root: Path) -> None:
     plugin.config["cache_dir"] = str(ContentCache(base).folder_for("notebook", key))
 
 
-def polish_page(html: str) -> str:
-    """Number the ``cell-id`` attributes in order; give code cells ``tabindex="0"`` (a region
-    that scrolls must be focusable, or keyboard users cannot scroll it: WCAG 2.1.1).
-
-    Examples
-    --------
-    >>> polish_page('<div id="cell-id=3f2a"></div><div id="cell-id=9c1b"></div>')
-    '<div id="cell-id=cell-0"></div><div id="cell-id=cell-1"></div>'
-    >>> polish_page('<div class="highlight-ipynb hl-python"><pre>')
-    '<div class="highlight-ipynb hl-python" tabindex="0"><pre>'
-    """
-    counter = itertools.count()
-    html = _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
-    return _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)
-
-
 def slim(html: str) -> str:
-    """The notebook page without the styles and scripts it does not use.
+    """The notebook page without the styles and scripts it does not use, its ``cell-id``
+    attributes numbered in order, its code cells given ``tabindex="0"`` (a region that
+    scrolls must be focusable, or keyboard users cannot scroll it: WCAG 2.1.1).
 
     JupyterLab's stylesheets are pruned to what the markup can use (marked
     ``data-pruned``), the MathJax configuration goes (math is typeset at build time),
@@ -129,7 +110,14 @@ def slim(html: str) -> str:
     </div>
     >>> slim('<div class="jp-Mermaid">a</div><script>mermaid</script>').endswith("</script>")
     True
+    >>> slim('<div id="cell-id=3f2a"></div><div id="cell-id=9c1b"></div>')
+    '<div id="cell-id=cell-0"></div><div id="cell-id=cell-1"></div>'
+    >>> slim('<div class="highlight-ipynb hl-python"><pre>')
+    '<div class="highlight-ipynb hl-python" tabindex="0"><pre>'
     """
+    counter = itertools.count()
+    html = _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
+    html = _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)
     markup = _SCRIPT.sub("", _STYLE.sub("", html))
     mermaid = any(mark in markup for mark in MERMAID_MARKUP)
 
