@@ -67,7 +67,7 @@ class KatexError(ValueError):
 
 def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple[int, int]]:
     """(start, end) of the inside of every element whose start tag matches ``opening``,
-    up to its own ``</tag>``; ``ValueError`` for an element that is never closed.
+    up to its own ``</tag>``; :class:`KatexError` for an element that is never closed.
 
     Examples
     --------
@@ -85,7 +85,9 @@ def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple
                 spans.append((start.end(), found.start()))
                 break
         else:
-            raise ValueError(f"<{tag}> at character {start.start()} has no closing </{tag}>")
+            raise KatexError(
+                f"{start.group()} at character {start.start()} has no closing </{tag}>"
+            )
     return spans
 
 
@@ -97,12 +99,8 @@ def _formula(match: re.Match[str]) -> Formula:  # of _ARITHMATEX or _DOLLARS
 
 def _edit_notebook_cells(page: str, edit: Callable[[str], str]) -> str:
     """Apply ``edit`` to each text run of the notebook cells outside <code> and <pre>."""
-    try:
-        cells = element_insides(page, _NOTEBOOK_CELL, "div")
-    except ValueError as error:
-        raise KatexError(f"notebook cell: {error}") from None
     out, pos = [], 0
-    for start, end in cells:
+    for start, end in element_insides(page, _NOTEBOOK_CELL, "div"):
         out.append(page[pos:start])
         verbatim = 0
         for tag in _TAG.finditer(page, start, end):
@@ -204,7 +202,7 @@ class PageMath:
 
     def __init__(self, root: Path, cache_dir: Path | None = None, node: str = "node") -> None:
         self.root = root
-        self.cache_dir = cache_dir or root / ".cache" / "katex"
+        self._cache = ContentCache(cache_dir or root / ".cache" / "katex")
         self.node = node
 
     def start(self) -> None:
@@ -213,7 +211,6 @@ class PageMath:
         if not package.is_file():
             raise KatexError(f"KaTeX is not installed ({package} is missing): run `make install`")
         self.katex_version = str(json.loads(package.read_text(encoding="utf-8"))["version"])
-        self._cache = ContentCache(self.cache_dir)
         self.node_calls = 0
         self._memory: dict[Formula, str] = {}
         self.pages: dict[Formula, list[str]] = {}  # formula -> the pages noted with it

@@ -2,12 +2,6 @@
 cache keyed by what the notebook imports, stable cell ids, and the page without the styles
 and scripts it does not use (nbconvert inlines about 570 KB of JupyterLab CSS: :func:`prune`
 keeps what the markup can use) and with its base64 images in files (:func:`slim_page`).
-
-Examples
---------
->>> nb = to_ipynb("# %% [markdown]\\n# # Title\\n\\n# %%\\nprint(1 + 1)\\n")
->>> '"id": "cell-1"' in nb and '"source": [\\n    "print(1 + 1)"' in nb
-True
 """
 
 from __future__ import annotations
@@ -31,11 +25,8 @@ import tinycss2
 
 from site_build.cache import ContentCache, content_key
 
-#: The name of the cache entry :func:`key_jupyter_cache` points mkdocs-jupyter's cache at.
-NOTEBOOK_ENTRY = re.compile(r"notebook-[0-9a-f]+")
 #: The JupyterLab stylesheet declares its variables on this wrapper class.
 JUPYTER_CSS_MARK = ".jupyter-wrapper{"
-MERMAID_MARKUP = ("jp-Mermaid", "language-mermaid", 'class="mermaid')
 
 _CELL_ID = re.compile(r'id="cell-id=[^"]*"')
 _CODE_SCROLLER = re.compile(r'<div class="highlight-ipynb( [^"]*)?"(?! tabindex)')
@@ -73,7 +64,7 @@ def key_jupyter_cache(config: Any, root: Path) -> None:
     if plugin is None or not plugin.config["cache"]:
         return
     base = Path(plugin.config["cache_dir"])
-    if NOTEBOOK_ENTRY.fullmatch(base.name):  # set by a call before
+    if re.fullmatch(r"notebook-[0-9a-f]+", base.name):  # the entry a call before set
         base = base.parent
     # Versions read from the installed metadata: importing matplotlib costs 0.2 s.
     versions = {
@@ -119,21 +110,17 @@ def slim(html: str) -> str:
     html = _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
     html = _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)
     markup = _SCRIPT.sub("", _STYLE.sub("", html))
-    mermaid = any(mark in markup for mark in MERMAID_MARKUP)
+    mermaid = any(mark in markup for mark in ("jp-Mermaid", "language-mermaid", 'class="mermaid'))
 
     def script(m: re.Match[str]) -> str:
-        attrs, body = m.group(1), m.group(2)
-        if "text/x-mathjax-config" in attrs or (not mermaid and "mermaid" in body):
-            return ""
-        return m.group(0)
+        unused = "text/x-mathjax-config" in m.group(1) or (not mermaid and "mermaid" in m.group(2))
+        return "" if unused else m.group(0)
 
     def style(m: re.Match[str]) -> str:
         css = m.group(1)
         if JUPYTER_CSS_MARK in css:
             return f"<style data-pruned>{prune(css, markup)}</style>"
-        if not mermaid and ".jp-Mermaid" in css:
-            return ""
-        return m.group(0)
+        return "" if not mermaid and ".jp-Mermaid" in css else m.group(0)
 
     return _STYLE.sub(style, _SCRIPT.sub(script, html))
 
@@ -207,19 +194,7 @@ def extract_images(html: str) -> tuple[str, dict[str, bytes]]:
 
 
 def slim_page(html: str, cache_dir: Path) -> tuple[str, dict[str, bytes]]:
-    """:func:`extract_images` of :func:`slim`, cached by the page and the code that slims it.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> page = '<p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></p>'
-    >>> first = slim_page(page, folder)
-    >>> [p.suffix for p in sorted(folder.iterdir())]
-    ['.html', '.json']
-    >>> slim_page(page, folder) == first
-    True
-    """
+    """:func:`extract_images` of :func:`slim`, cached by the page and the code that slims it."""
 
     def make() -> dict[str, bytes]:
         slim_html, images = extract_images(slim(html))
