@@ -236,14 +236,11 @@ class PageMath:
         :class:`KatexError` naming every formula KaTeX rejected, its noted pages and
         KaTeX's reason, or why node could not run."""
         wanted = list(dict.fromkeys(formulas))
-        missing = []
-        for formula in wanted:
-            if formula not in self._memory:
-                found = self._cache.load(*self._entry(formula), (".html",))
-                if found is None:
-                    missing.append(formula)
-                else:
-                    self._memory[formula] = found[".html"].decode("utf-8")
+        for formula in set(wanted) - self._memory.keys():
+            found = self._cache.load(*self._entry(formula), (".html",))
+            if found is not None:
+                self._memory[formula] = found[".html"].decode("utf-8")
+        missing = [formula for formula in wanted if formula not in self._memory]
         results = dict(zip(missing, self._run_node(missing) if missing else [], strict=True))
         errors = []
         for f, r in results.items():

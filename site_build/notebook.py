@@ -254,16 +254,6 @@ def _declarations(text: str) -> list[tuple[str, str]]:
     ]
 
 
-def _split_selectors(prelude: str) -> list[str]:
-    parts: list[list[Any]] = [[]]
-    for token in tinycss2.parse_component_value_list(prelude):
-        if token.type == "literal" and token.value == ",":
-            parts.append([])
-        else:
-            parts[-1].append(token)
-    return [text for part in parts if (text := tinycss2.serialize(part).strip())]
-
-
 def can_match(selector: str, names: set[str]) -> bool:
     """Whether ``selector`` might match a page of these :func:`page_names`.
 
@@ -298,8 +288,11 @@ def kept_rules(css: str | list[Any], names: set[str]) -> list[Rule]:
     for node in tinycss2.parse_rule_list(css, skip_comments=True, skip_whitespace=True):
         prelude = tinycss2.serialize(node.prelude).strip()
         if node.type == "qualified-rule":
-            selectors = [s for s in _split_selectors(prelude) if can_match(s, names)]
-            if selectors:
+            parts = itertools.groupby(
+                node.prelude, lambda t: t.type == "literal" and t.value == ","
+            )
+            texts = (tinycss2.serialize(part).strip() for comma, part in parts if not comma)
+            if selectors := [s for s in texts if s and can_match(s, names)]:
                 kept.append(Rule(",".join(selectors), tinycss2.serialize(node.content).strip()))
         elif node.type == "at-rule" and node.lower_at_keyword != "charset":
             prelude = f"@{node.at_keyword} {prelude}".strip()
@@ -334,11 +327,9 @@ def used_properties(rules: list[Rule]) -> set[str]:
                 used.update(_VAR_USE.findall(value))
     todo = list(used)
     while todo:
-        for value in defs.get(todo.pop(), []):
-            for ref in _VAR_USE.findall(value):
-                if ref not in used:
-                    used.add(ref)
-                    todo.append(ref)
+        new = {ref for value in defs.get(todo.pop(), []) for ref in _VAR_USE.findall(value)}
+        todo += new - used
+        used |= new
     return used
 
 
