@@ -319,11 +319,7 @@ def subset_woff2(font: bytes, characters: Iterable[str]) -> bytes:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    options = subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
-    options.name_IDs = ["*"]
-    options.notdef_outline = True
+    options = subset.Options(layout_features=["*"], name_IDs=["*"], notdef_outline=True)
     ttf = TTFont(io.BytesIO(font), recalcTimestamp=False)
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted(ord(c) for c in set(characters)))

@@ -51,8 +51,7 @@ def to_ipynb(source: str) -> str:
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i}"
     nb.metadata.pop("jupytext", None)
-    text: str = jupytext.writes(nb, fmt="ipynb")
-    return text
+    return str(jupytext.writes(nb, fmt="ipynb"))
 
 
 def key_jupyter_cache(config: Any, root: Path) -> None:
@@ -78,13 +77,11 @@ def key_jupyter_cache(config: Any, root: Path) -> None:
 
 
 def slim(html: str) -> str:
-    """The notebook page without the styles and scripts it does not use, its ``cell-id``
-    attributes numbered in order, its code cells given ``tabindex="0"`` (a region that
-    scrolls must be focusable, or keyboard users cannot scroll it: WCAG 2.1.1).
-
-    JupyterLab's stylesheets are pruned to what the markup can use (marked
-    ``data-pruned``), the MathJax configuration goes (math is typeset at build time),
-    and so do mermaid's loader and styles unless the page has a mermaid diagram.
+    """The notebook page with its ``cell-id`` attributes numbered in order, its code cells
+    given ``tabindex="0"`` (a region that scrolls must be focusable: WCAG 2.1.1), JupyterLab's
+    stylesheets pruned to what the markup can use (marked ``data-pruned``), without the MathJax
+    configuration (math is typeset at build time), nor mermaid's loader and styles unless
+    the page has a mermaid diagram.
 
     Examples
     --------
@@ -286,16 +283,13 @@ def kept_rules(css: str | list[Any], names: set[str]) -> list[Rule]:
     """
     kept = []
     for node in tinycss2.parse_rule_list(css, skip_comments=True, skip_whitespace=True):
-        prelude = tinycss2.serialize(node.prelude).strip()
         if node.type == "qualified-rule":
-            parts = itertools.groupby(
-                node.prelude, lambda t: t.type == "literal" and t.value == ","
-            )
+            parts = itertools.groupby(node.prelude, lambda token: token == ",")  # a comma token
             texts = (tinycss2.serialize(part).strip() for comma, part in parts if not comma)
             if selectors := [s for s in texts if s and can_match(s, names)]:
                 kept.append(Rule(",".join(selectors), tinycss2.serialize(node.content).strip()))
         elif node.type == "at-rule" and node.lower_at_keyword != "charset":
-            prelude = f"@{node.at_keyword} {prelude}".strip()
+            prelude = f"@{node.at_keyword} {tinycss2.serialize(node.prelude).strip()}".strip()
             if node.content is None:  # a statement such as @import
                 kept.append(Rule(prelude))
             elif node.lower_at_keyword not in _NESTED:
