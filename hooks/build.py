@@ -158,8 +158,6 @@ on_page_content = CombinedEvent(_page_content, _search_exclusions)
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    if _is_notebook_source(page.file):
-        output = notebook.polish_page(output)  # stable cell ids, focusable scrolling cells
     if JUPYTER_CSS_MARK in output:  # mkdocs-jupyter's styles and scripts cut to those used
         # Kept: under `mkdocs serve` a prose edit elsewhere renders the page again, unchanged.
         slim = partial(slim_page, output, CACHE / "notebook-page")
@@ -230,7 +228,7 @@ def _notebook_downloads(files: Files) -> Made:
     for file in [f for f in files if _is_notebook_source(f)]:
         assert file.abs_src_path is not None
         source, stem = Path(file.abs_src_path), PurePosixPath(file.src_uri).stem
-        make = partial(notebook.ipynb_of, source)
+        make = partial(notebook.to_ipynb, source.read_text(encoding="utf-8"))
         ipynb = _build.rebuild.reuse(f"ipynb:{source}", [source], make)
         made[f"{NOTEBOOK_DIR}/{stem}/{stem}.ipynb"] = ipynb
     return made

@@ -2,17 +2,9 @@ r"""Typeset the built pages' formulas with KaTeX, so the browser runs no KaTeX c
 
 :func:`collect` finds arithmatex's ``\(...\)`` and ``\[...\]`` and the ``$...$`` and
 ``$$...$$`` of notebook Markdown cells (not in ``<code>``/``<pre>``; as in Pandoc,
-"costs $5 and $2" holds none); :class:`Renderer` typesets them in one ``node`` run, cached per
+"costs $5 and $2" holds none); :class:`PageMath` typesets them in one ``node`` run, cached per
 formula; :func:`substitute` puts the HTML in. :func:`subset_fonts` cuts KaTeX's woff2
 fonts to the characters shown (a browser that reads woff2 never asks for woff or ttf).
-
-Examples
---------
->>> html = '<p>Scores <span class="arithmatex">\\(a &lt; b\\)</span>.</p>'
->>> collect(html)
-[Formula(tex='a < b', display=False)]
->>> substitute(html, {Formula("a < b", False): "<b>a&lt;b</b>"})
-'<p>Scores <span class="arithmatex"><b>a&lt;b</b></span>.</p>'
 """
 
 from __future__ import annotations
@@ -23,8 +15,8 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from site_build.cache import ContentCache, content_key
@@ -75,7 +67,7 @@ class KatexError(ValueError):
 
 def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple[int, int]]:
     """(start, end) of the inside of every element whose start tag matches ``opening``,
-    up to its own ``</tag>``; ``ValueError`` for an element that is never closed.
+    up to its own ``</tag>``; :class:`KatexError` for an element that is never closed.
 
     Examples
     --------
@@ -93,7 +85,9 @@ def element_insides(page: str, opening: re.Pattern[str], tag: str) -> list[tuple
                 spans.append((start.end(), found.start()))
                 break
         else:
-            raise ValueError(f"<{tag}> at character {start.start()} has no closing </{tag}>")
+            raise KatexError(
+                f"{start.group()} at character {start.start()} has no closing </{tag}>"
+            )
     return spans
 
 
@@ -105,12 +99,8 @@ def _formula(match: re.Match[str]) -> Formula:  # of _ARITHMATEX or _DOLLARS
 
 def _edit_notebook_cells(page: str, edit: Callable[[str], str]) -> str:
     """Apply ``edit`` to each text run of the notebook cells outside <code> and <pre>."""
-    try:
-        cells = element_insides(page, _NOTEBOOK_CELL, "div")
-    except ValueError as error:
-        raise KatexError(f"notebook cell: {error}") from None
     out, pos = [], 0
-    for start, end in cells:
+    for start, end in element_insides(page, _NOTEBOOK_CELL, "div"):
         out.append(page[pos:start])
         verbatim = 0
         for tag in _TAG.finditer(page, start, end):
@@ -148,9 +138,16 @@ def collect(page: str) -> list[Formula]:
 
 
 def substitute(page: str, rendered: Mapping[Formula, str]) -> str:
-    """Replace every formula's markup in ``page`` with its HTML from ``rendered`` (inside
+    r"""Replace every formula's markup in ``page`` with its HTML from ``rendered`` (inside
     arithmatex's wrapper); :class:`KatexError` for a formula missing from ``rendered`` or
-    an arithmatex element in another form (it would reach the reader as raw TeX)."""
+    an arithmatex element in another form (it would reach the reader as raw TeX).
+
+    Examples
+    --------
+    >>> html = '<p>Scores <span class="arithmatex">\\(a &lt; b\\)</span>.</p>'
+    >>> substitute(html, {Formula("a < b", False): "<b>a&lt;b</b>"})
+    '<p>Scores <span class="arithmatex"><b>a&lt;b</b></span>.</p>'
+    """
 
     def html_of(match: re.Match[str]) -> str:
         formula = _formula(match)
@@ -197,55 +194,65 @@ def preload_fonts(page: str, url: Callable[[str], str]) -> str:
     return page.replace("</head>", links + "</head>", 1)
 
 
-class Renderer:
-    """KaTeX (``root/node_modules/katex``) through ``node``, one cache entry per formula
-    keyed by KaTeX's version and :data:`KATEX_OPTIONS`; ``node_calls`` counts the runs."""
+class PageMath:
+    """A build's formulas, typeset by KaTeX (``root/node_modules/katex``) through ``node``:
+    :meth:`start`, :meth:`note` each page's, :meth:`typeset` them in one node run, :meth:`put`
+    them in, then :meth:`subset_fonts`. One cache entry per formula, keyed by KaTeX's version
+    and :data:`KATEX_OPTIONS` (in ``cache_dir``); ``node_calls`` counts the runs."""
 
-    def __init__(self, root: Path, cache_dir: Path, node: str = "node") -> None:
-        package = root / "node_modules" / "katex" / "package.json"
+    def __init__(self, root: Path, cache_dir: Path | None = None, node: str = "node") -> None:
+        self.root = root
+        self._cache = ContentCache(cache_dir or root / ".cache" / "katex")
+        self.node = node
+
+    def start(self) -> None:
+        """Forget the last build's formulas; :class:`KatexError` if KaTeX is not installed."""
+        package = self.root / "node_modules" / "katex" / "package.json"
         if not package.is_file():
             raise KatexError(f"KaTeX is not installed ({package} is missing): run `make install`")
         self.katex_version = str(json.loads(package.read_text(encoding="utf-8"))["version"])
-        self.root = root
-        self._cache = ContentCache(cache_dir)
-        self.node = node
         self.node_calls = 0
         self._memory: dict[Formula, str] = {}
+        self.pages: dict[Formula, list[str]] = {}  # formula -> the pages noted with it
+
+    def note(self, html: str, page: str) -> None:
+        try:
+            formulas = collect(html)
+        except KatexError as error:
+            raise KatexError(f"{page}: {error}") from None
+        for formula in formulas:
+            self.pages.setdefault(formula, []).append(page)
+
+    def typeset(self) -> None:
+        self.render(sorted(self.pages))
 
     def _entry(self, formula: Formula) -> tuple[str, str]:
         name = "formula-" + content_key(meta=[formula.tex, formula.display])[:12]
         meta = [formula.tex, formula.display, self.katex_version, KATEX_OPTIONS]
         return name, content_key(meta=meta)
 
-    def render(
-        self, formulas: Iterable[Formula], where: Mapping[Formula, Sequence[str]] | None = None
-    ) -> dict[Formula, str]:
+    def render(self, formulas: Iterable[Formula]) -> dict[Formula, str]:
         """HTML of each formula, from memory, the cache, or one node run for the rest;
-        :class:`KatexError` naming every formula KaTeX rejected, its pages (``where``) and
+        :class:`KatexError` naming every formula KaTeX rejected, its noted pages and
         KaTeX's reason, or why node could not run."""
         wanted = list(dict.fromkeys(formulas))
-        missing = []
-        for formula in wanted:
-            if formula not in self._memory:
-                found = self._cache.load(*self._entry(formula), (".html",))
-                if found is None:
-                    missing.append(formula)
-                else:
-                    self._memory[formula] = found[".html"].decode("utf-8")
-        if missing:
-            results = self._run_node(missing)
-            errors = []
-            for f, r in zip(missing, results, strict=True):
-                if "error" in r:
-                    on = ", ".join((where or {}).get(f, ()))
-                    on = f" on {on}" if on else ""
-                    mode = "display" if f.display else "inline"
-                    errors.append(f"{mode} formula `{f.tex}`{on}: {r['error']}")
-            if errors:
-                raise KatexError("KaTeX rejected " + "; ".join(errors))
-            for formula, result in zip(missing, results, strict=True):
-                self._memory[formula] = result["html"]
-                self._cache.store(*self._entry(formula), {".html": result["html"].encode()})
+        for formula in set(wanted) - self._memory.keys():
+            found = self._cache.load(*self._entry(formula), (".html",))
+            if found is not None:
+                self._memory[formula] = found[".html"].decode("utf-8")
+        missing = [formula for formula in wanted if formula not in self._memory]
+        results = dict(zip(missing, self._run_node(missing) if missing else [], strict=True))
+        errors = []
+        for f, r in results.items():
+            if "error" in r:
+                on = ", ".join(self.pages.get(f, ()))
+                mode = "display" if f.display else "inline"
+                errors.append(f"{mode} formula `{f.tex}`{' on ' + on if on else ''}: {r['error']}")
+        if errors:
+            raise KatexError("KaTeX rejected " + "; ".join(errors))
+        for formula, result in results.items():
+            self._memory[formula] = result["html"]
+            self._cache.store(*self._entry(formula), {".html": result["html"].encode()})
         return {formula: self._memory[formula] for formula in wanted}
 
     def _run_node(self, formulas: list[Formula]) -> list[dict[str, str]]:
@@ -269,37 +276,10 @@ class Renderer:
             raise KatexError(f"{SCRIPT.name} returned {len(results)} results for {len(formulas)}")
         return results
 
-
-@dataclass
-class PageMath:
-    """A build's formulas (``hooks/build.py``): :meth:`note` each page's, :meth:`typeset`
-    them in one node run, :meth:`put` them in, then :meth:`subset_fonts`."""
-
-    root: Path
-    renderer: Renderer = field(init=False)  # made by start()
-    pages: dict[Formula, list[str]] = field(default_factory=dict)  # formula -> its pages
-
-    def start(self) -> None:
-        self.renderer = Renderer(self.root, self.root / ".cache" / "katex")
-        self.pages = {}
-
-    def note(self, html: str, page: str) -> None:
-        try:
-            formulas = collect(html)
-        except KatexError as error:
-            raise KatexError(f"{page}: {error}") from None
-        for formula in formulas:
-            self.pages.setdefault(formula, []).append(page)
-
-    def typeset(self) -> None:
-        self.renderer.render(sorted(self.pages), where=self.pages)
-
     def put(self, output: str, page: str, relative: Callable[[str], str]) -> str:
         """``output`` typeset; ``relative(path)`` is a site path's URL from the page."""
         try:
-            formulas = collect(output)
-            where = {f: [page] for f in formulas}
-            output = substitute(output, self.renderer.render(formulas, where=where))
+            output = substitute(output, self.render(collect(output)))
         except KatexError as error:
             raise KatexError(f"{page}: {error}") from None
         return preload_fonts(output, lambda font: relative(f"{KATEX_DEST}/{font}"))
@@ -339,11 +319,7 @@ def subset_woff2(font: bytes, characters: Iterable[str]) -> bytes:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    options = subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
-    options.name_IDs = ["*"]
-    options.notdef_outline = True
+    options = subset.Options(layout_features=["*"], name_IDs=["*"], notdef_outline=True)
     ttf = TTFont(io.BytesIO(font), recalcTimestamp=False)
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted(ord(c) for c in set(characters)))

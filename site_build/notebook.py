@@ -2,12 +2,6 @@
 cache keyed by what the notebook imports, stable cell ids, and the page without the styles
 and scripts it does not use (nbconvert inlines about 570 KB of JupyterLab CSS: :func:`prune`
 keeps what the markup can use) and with its base64 images in files (:func:`slim_page`).
-
-Examples
---------
->>> nb = to_ipynb("# %% [markdown]\\n# # Title\\n\\n# %%\\nprint(1 + 1)\\n")
->>> '"id": "cell-1"' in nb and '"source": [\\n    "print(1 + 1)"' in nb
-True
 """
 
 from __future__ import annotations
@@ -31,11 +25,8 @@ import tinycss2
 
 from site_build.cache import ContentCache, content_key
 
-#: The name of the cache entry :func:`key_jupyter_cache` points mkdocs-jupyter's cache at.
-NOTEBOOK_ENTRY = re.compile(r"notebook-[0-9a-f]+")
 #: The JupyterLab stylesheet declares its variables on this wrapper class.
 JUPYTER_CSS_MARK = ".jupyter-wrapper{"
-MERMAID_MARKUP = ("jp-Mermaid", "language-mermaid", 'class="mermaid')
 
 _CELL_ID = re.compile(r'id="cell-id=[^"]*"')
 _CODE_SCROLLER = re.compile(r'<div class="highlight-ipynb( [^"]*)?"(?! tabindex)')
@@ -60,13 +51,7 @@ def to_ipynb(source: str) -> str:
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i}"
     nb.metadata.pop("jupytext", None)
-    text: str = jupytext.writes(nb, fmt="ipynb")
-    return text
-
-
-def ipynb_of(source: Path) -> str:
-    """The notebook (no outputs) of the jupytext source file ``source``."""
-    return to_ipynb(source.read_text(encoding="utf-8"))
+    return str(jupytext.writes(nb, fmt="ipynb"))
 
 
 def key_jupyter_cache(config: Any, root: Path) -> None:
@@ -78,7 +63,7 @@ def key_jupyter_cache(config: Any, root: Path) -> None:
     if plugin is None or not plugin.config["cache"]:
         return
     base = Path(plugin.config["cache_dir"])
-    if NOTEBOOK_ENTRY.fullmatch(base.name):  # set by a call before
+    if re.fullmatch(r"notebook-[0-9a-f]+", base.name):  # the entry a call before set
         base = base.parent
     # Versions read from the installed metadata: importing matplotlib costs 0.2 s.
     versions = {
@@ -91,28 +76,12 @@ def key_jupyter_cache(config: Any, root: Path) -> None:
     plugin.config["cache_dir"] = str(ContentCache(base).folder_for("notebook", key))
 
 
-def polish_page(html: str) -> str:
-    """Number the ``cell-id`` attributes in order; give code cells ``tabindex="0"`` (a region
-    that scrolls must be focusable, or keyboard users cannot scroll it: WCAG 2.1.1).
-
-    Examples
-    --------
-    >>> polish_page('<div id="cell-id=3f2a"></div><div id="cell-id=9c1b"></div>')
-    '<div id="cell-id=cell-0"></div><div id="cell-id=cell-1"></div>'
-    >>> polish_page('<div class="highlight-ipynb hl-python"><pre>')
-    '<div class="highlight-ipynb hl-python" tabindex="0"><pre>'
-    """
-    counter = itertools.count()
-    html = _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
-    return _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)
-
-
 def slim(html: str) -> str:
-    """The notebook page without the styles and scripts it does not use.
-
-    JupyterLab's stylesheets are pruned to what the markup can use (marked
-    ``data-pruned``), the MathJax configuration goes (math is typeset at build time),
-    and so do mermaid's loader and styles unless the page has a mermaid diagram.
+    """The notebook page with its ``cell-id`` attributes numbered in order, its code cells
+    given ``tabindex="0"`` (a region that scrolls must be focusable: WCAG 2.1.1), JupyterLab's
+    stylesheets pruned to what the markup can use (marked ``data-pruned``), without the MathJax
+    configuration (math is typeset at build time), nor mermaid's loader and styles unless
+    the page has a mermaid diagram.
 
     Examples
     --------
@@ -129,23 +98,26 @@ def slim(html: str) -> str:
     </div>
     >>> slim('<div class="jp-Mermaid">a</div><script>mermaid</script>').endswith("</script>")
     True
+    >>> slim('<div id="cell-id=3f2a"></div><div id="cell-id=9c1b"></div>')
+    '<div id="cell-id=cell-0"></div><div id="cell-id=cell-1"></div>'
+    >>> slim('<div class="highlight-ipynb hl-python"><pre>')
+    '<div class="highlight-ipynb hl-python" tabindex="0"><pre>'
     """
+    counter = itertools.count()
+    html = _CELL_ID.sub(lambda _: f'id="cell-id=cell-{next(counter)}"', html)
+    html = _CODE_SCROLLER.sub(lambda m: m.group(0) + ' tabindex="0"', html)
     markup = _SCRIPT.sub("", _STYLE.sub("", html))
-    mermaid = any(mark in markup for mark in MERMAID_MARKUP)
+    mermaid = any(mark in markup for mark in ("jp-Mermaid", "language-mermaid", 'class="mermaid'))
 
     def script(m: re.Match[str]) -> str:
-        attrs, body = m.group(1), m.group(2)
-        if "text/x-mathjax-config" in attrs or (not mermaid and "mermaid" in body):
-            return ""
-        return m.group(0)
+        unused = "text/x-mathjax-config" in m.group(1) or (not mermaid and "mermaid" in m.group(2))
+        return "" if unused else m.group(0)
 
     def style(m: re.Match[str]) -> str:
         css = m.group(1)
         if JUPYTER_CSS_MARK in css:
             return f"<style data-pruned>{prune(css, markup)}</style>"
-        if not mermaid and ".jp-Mermaid" in css:
-            return ""
-        return m.group(0)
+        return "" if not mermaid and ".jp-Mermaid" in css else m.group(0)
 
     return _STYLE.sub(style, _SCRIPT.sub(script, html))
 
@@ -219,19 +191,7 @@ def extract_images(html: str) -> tuple[str, dict[str, bytes]]:
 
 
 def slim_page(html: str, cache_dir: Path) -> tuple[str, dict[str, bytes]]:
-    """:func:`extract_images` of :func:`slim`, cached by the page and the code that slims it.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> page = '<p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></p>'
-    >>> first = slim_page(page, folder)
-    >>> [p.suffix for p in sorted(folder.iterdir())]
-    ['.html', '.json']
-    >>> slim_page(page, folder) == first
-    True
-    """
+    """:func:`extract_images` of :func:`slim`, cached by the page and the code that slims it."""
 
     def make() -> dict[str, bytes]:
         slim_html, images = extract_images(slim(html))
@@ -291,16 +251,6 @@ def _declarations(text: str) -> list[tuple[str, str]]:
     ]
 
 
-def _split_selectors(prelude: str) -> list[str]:
-    parts: list[list[Any]] = [[]]
-    for token in tinycss2.parse_component_value_list(prelude):
-        if token.type == "literal" and token.value == ",":
-            parts.append([])
-        else:
-            parts[-1].append(token)
-    return [text for part in parts if (text := tinycss2.serialize(part).strip())]
-
-
 def can_match(selector: str, names: set[str]) -> bool:
     """Whether ``selector`` might match a page of these :func:`page_names`.
 
@@ -333,13 +283,13 @@ def kept_rules(css: str | list[Any], names: set[str]) -> list[Rule]:
     """
     kept = []
     for node in tinycss2.parse_rule_list(css, skip_comments=True, skip_whitespace=True):
-        prelude = tinycss2.serialize(node.prelude).strip()
         if node.type == "qualified-rule":
-            selectors = [s for s in _split_selectors(prelude) if can_match(s, names)]
-            if selectors:
+            parts = itertools.groupby(node.prelude, lambda token: token == ",")  # a comma token
+            texts = (tinycss2.serialize(part).strip() for comma, part in parts if not comma)
+            if selectors := [s for s in texts if s and can_match(s, names)]:
                 kept.append(Rule(",".join(selectors), tinycss2.serialize(node.content).strip()))
         elif node.type == "at-rule" and node.lower_at_keyword != "charset":
-            prelude = f"@{node.at_keyword} {prelude}".strip()
+            prelude = f"@{node.at_keyword} {tinycss2.serialize(node.prelude).strip()}".strip()
             if node.content is None:  # a statement such as @import
                 kept.append(Rule(prelude))
             elif node.lower_at_keyword not in _NESTED:
@@ -371,11 +321,9 @@ def used_properties(rules: list[Rule]) -> set[str]:
                 used.update(_VAR_USE.findall(value))
     todo = list(used)
     while todo:
-        for value in defs.get(todo.pop(), []):
-            for ref in _VAR_USE.findall(value):
-                if ref not in used:
-                    used.add(ref)
-                    todo.append(ref)
+        new = {ref for value in defs.get(todo.pop(), []) for ref in _VAR_USE.findall(value)}
+        todo += new - used
+        used |= new
     return used
 
 

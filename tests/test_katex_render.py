@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from site_build.katex_render import Formula, KatexError, Renderer, collect, substitute
+from site_build.katex_render import Formula, KatexError, PageMath, collect, substitute
 from site_build.site import PAGES, Lesson
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,9 +119,15 @@ def test_an_unclosed_notebook_cell_is_an_error() -> None:
 # ---- typesetting with the real KaTeX ----
 
 
+def started(root: Path, cache_dir: Path, node: str = "node") -> PageMath:
+    math = PageMath(root, cache_dir, node)
+    math.start()
+    return math
+
+
 @needs_katex
 def test_a_known_formula_becomes_katex_html_with_mathml(tmp_path: Path) -> None:
-    renderer = Renderer(ROOT, tmp_path)
+    renderer = started(ROOT, tmp_path)
     inline, display = Formula("\\sqrt{d_k}", False), Formula("\\sqrt{d_k}", True)
     html = renderer.render([inline, display])
     assert html[inline].startswith('<span class="katex">')
@@ -135,7 +141,7 @@ def test_a_known_formula_becomes_katex_html_with_mathml(tmp_path: Path) -> None:
 @needs_katex
 def test_tex_characters_reach_katex_decoded_and_come_back_escaped(tmp_path: Path) -> None:
     formula = collect('<span class="arithmatex">\\(a &lt; b\\)</span>')[0]
-    html = Renderer(ROOT, tmp_path).render([formula])[formula]
+    html = started(ROOT, tmp_path).render([formula])[formula]
     assert "<mo>&lt;</mo>" in html  # KaTeX parsed a real "<" (a relation), and escaped it
     assert "&amp;lt;" not in html
 
@@ -147,9 +153,10 @@ def test_bad_formulas_raise_one_error_naming_each_formula_its_page_and_reason(
     bad = Formula("a + \\notacommand", False)
     worse = Formula("\\frac{1}{", True)
     good = Formula("x", False)
-    renderer = Renderer(ROOT, tmp_path)
+    math = started(ROOT, tmp_path)
+    math.note(f'<span class="arithmatex">\\({bad.tex}\\)</span>', "attention.md")
     with pytest.raises(KatexError) as caught:
-        renderer.render([good, bad, worse], where={bad: ["attention.md"]})
+        math.render([good, bad, worse])
     message = str(caught.value)
     assert "inline formula `a + \\notacommand` on attention.md" in message
     assert "Undefined control sequence: \\notacommand" in message
@@ -161,12 +168,12 @@ def test_bad_formulas_raise_one_error_naming_each_formula_its_page_and_reason(
 @needs_katex
 def test_the_cache_spares_a_second_node_run(tmp_path: Path) -> None:
     formulas = [Formula("QK^\\top", False), Formula("\\alpha_j", True)]
-    first = Renderer(ROOT, tmp_path)
+    first = started(ROOT, tmp_path)
     cold = first.render(formulas)
     assert first.node_calls == 1
     assert len(list(tmp_path.glob("*.html"))) == 2
 
-    warm = Renderer(ROOT, tmp_path)  # a new build: empty memory, same cache folder
+    warm = started(ROOT, tmp_path)  # a new build: empty memory, same cache folder
     assert warm.render(formulas) == cold
     assert warm.node_calls == 0
 
@@ -179,14 +186,14 @@ def test_the_cache_spares_a_second_node_run(tmp_path: Path) -> None:
 def test_a_missing_node_is_a_clear_error(tmp_path: Path) -> None:
     if not (ROOT / "node_modules" / "katex").is_dir():
         pytest.skip("npm katex missing (run `make install`)")
-    renderer = Renderer(ROOT, tmp_path, node="no-such-node-binary")
+    renderer = started(ROOT, tmp_path, node="no-such-node-binary")
     with pytest.raises(KatexError, match="'no-such-node-binary' not found"):
         renderer.render([Formula("x", False)])
 
 
 def test_missing_katex_package_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(KatexError, match="KaTeX is not installed"):
-        Renderer(tmp_path, tmp_path / "cache")
+        PageMath(tmp_path, tmp_path / "cache").start()
 
 
 # ---- the hook in a real build ----
