@@ -5,7 +5,7 @@ committed ``data/it_attention.json`` (by transformers) is the tests' oracle.
 
 Examples
 --------
->>> record = model_record()
+>>> record = json.loads(heatmap_json())
 >>> record["computed_by"].split(" ")[0], [s["id"] for s in record["sentences"]]
 ('attention_ref.minilm', ['tired', 'wide'])
 >>> record["weights_sha256"] == json.loads(DATA_FILE.read_text())["weights_sha256"]
@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 DATA_FILE = ROOT / "data" / "it_attention.json"
 HEATMAP_JSON_PATH = "assets/data/it_attention.json"
-CACHE_DIR = ROOT / ".cache" / "model-data"
 #: The sentences the build runs, as ``(id, text)``: the ones of the oracle file.
 SENTENCES = (
     ("tired", "The animal didn't cross the street because it was too tired."),
@@ -96,14 +95,6 @@ def _versions() -> dict[str, str]:
     }
 
 
-def record_key() -> str:
-    """The cache key of the computed record: weights, sentences, versions and code."""
-    ref_dir = Path(attention_ref.__file__).resolve().parent
-    meta = {"weights_sha256": installed_weights_sha256(), "sentences": SENTENCES, "scale": SCALE}
-    files = [*sorted(ref_dir.glob("*.py")), Path(__file__).resolve()]
-    return content_key(meta={**meta, **_versions()}, files=files)
-
-
 def compute_record() -> dict[str, Any]:
     """Run the model on :data:`SENTENCES`: a record in the oracle file's layout."""
     from attention_ref.minilm import load_minilm
@@ -134,19 +125,16 @@ def compute_record() -> dict[str, Any]:
     }
 
 
-def heatmap_json(cache_dir: Path = CACHE_DIR) -> str:
-    """The text of the site's ``assets/data/it_attention.json``: the record (cached by
-    :func:`record_key`, else :func:`compute_record`), compact, checked."""
+def heatmap_json(cache_dir: Path = ROOT / ".cache" / "model-data") -> str:
+    """The text of the site's ``assets/data/it_attention.json``: the record (cached by the
+    weights, sentences, versions and code, else :func:`compute_record`), compact, checked."""
+    meta = {"weights_sha256": installed_weights_sha256(), "sentences": SENTENCES, "scale": SCALE}
+    code = [*sorted(Path(attention_ref.__file__).resolve().parent.glob("*.py")), Path(__file__)]
+    key = content_key(meta={**meta, **_versions()}, files=code)
 
     def make() -> dict[str, bytes]:
         return {".json": (compact_json(compute_record()) + "\n").encode("utf-8")}
 
-    text = ContentCache(cache_dir).get("it_attention", record_key(), [".json"], make)[".json"]
+    text = ContentCache(cache_dir).get("it_attention", key, [".json"], make)[".json"]
     check_record(json.loads(text))
     return text.decode()
-
-
-def model_record() -> dict[str, Any]:
-    """The site's record (:func:`heatmap_json`) as a dict."""
-    record: dict[str, Any] = json.loads(heatmap_json())
-    return record

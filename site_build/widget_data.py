@@ -31,7 +31,6 @@ from site_build.worked_example import WorkedExample, as_floats, read
 
 ROOT = Path(__file__).resolve().parent.parent
 
-EXPLORER_JSON_PATH = "assets/data/explorer.json"
 #: Decimal places the widget shows for each kind of number.
 PRECISION = {"q": 1, "scores": 2, "scaled": 3, "weights": 3, "output": 2, "entropy": 3}
 
@@ -169,19 +168,9 @@ def compact_json(data: Any, *, sort_keys: bool = False) -> str:
     )
 
 
-def explorer_json() -> str:
-    """:func:`explorer_data` as compact JSON, keys sorted.
-
-    >>> json.loads(explorer_json())["schema"]
-    1
-    """
-    return compact_json(explorer_data(), sort_keys=True) + "\n"
-
-
 # --- Lesson 4's training widget
 
 RUN_JSON = ROOT / "data" / "induction_run.json"
-TRAINING_JSON_PATH = "assets/data/training.json"
 #: How the start token is shown (as the page's probe line spells it).
 START_SYMBOL = "^"
 
@@ -247,15 +236,9 @@ def training_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def training_json() -> str:
-    """:func:`training_data` as compact JSON."""
-    return compact_json(training_data())
-
-
 # --- Lesson 5's generation widget
 
 WEIGHTS_JSON = ROOT / "data" / "induction_weights.json"
-GENERATE_JSON_PATH = "assets/data/generate.json"
 #: The widget's first letters: seven, then the first two again, a repeat to continue.
 DEFAULT_PROMPT = "planetspl"
 
@@ -294,6 +277,14 @@ def generate_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def generate_json() -> str:
-    """:func:`generate_data` as compact JSON."""
-    return compact_json(generate_data())
+def data_files() -> dict[str, str]:
+    """The three widgets' data files by site path, compact JSON (the explorer's keys sorted).
+
+    >>> json.loads(data_files()["assets/data/explorer.json"])["schema"]
+    1
+    """
+    return {
+        "assets/data/explorer.json": compact_json(explorer_data(), sort_keys=True) + "\n",
+        "assets/data/training.json": compact_json(training_data()),
+        "assets/data/generate.json": compact_json(generate_data()),
+    }
