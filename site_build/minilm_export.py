@@ -142,7 +142,7 @@ def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
     return compact_json(record).encode("utf-8")
 
 
-def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[str, bytes]:
+def export_files(source: ModelSource) -> dict[str, bytes]:
     """Every file of the browser's model, by site path (the manifest's paths are relative
     to its folder). ``KeyError`` naming an array the weights lack, ``ValueError`` for a
     value float16 cannot hold, a bad tokenizer or a word table of the wrong shape."""
@@ -173,8 +173,8 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
     if table.shape != (vocab, hidden):
         raise ValueError(f"{WORD_EMBEDDINGS}: expected shape {(vocab, hidden)}, got {table.shape}")
     shards = []
-    for s, start in enumerate(range(0, vocab, rows_per_shard)):
-        rows = table[start : start + rows_per_shard]  # (<= rows_per_shard, hidden)
+    for s, start in enumerate(range(0, vocab, SHARD_ROWS)):
+        rows = table[start : start + SHARD_ROWS]  # (<= SHARD_ROWS, hidden)
         blob = float16_bytes(rows, f"{WORD_EMBEDDINGS}[shard {s}]")
         shards.append(add(f"words/{hashed_name(f'{s:03d}', blob, '.bin')}", blob))
 
@@ -192,7 +192,7 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
             "name": WORD_EMBEDDINGS,
             "rows": vocab,
             "width": hidden,
-            "rows_per_shard": rows_per_shard,
+            "rows_per_shard": SHARD_ROWS,
             "shards": shards,
         },
     }
@@ -234,15 +234,11 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
     def suffix(site_path: str) -> str:
         return "-" + site_path.removeprefix(EXPORT_DIR + "/").replace("/", "_")
 
-    index = cache.load(CACHE_NAME, key, ("-index.json",))
-    if index is not None:
-        paths = {
-            p: cache.path(CACHE_NAME, key, suffix(p)) for p in json.loads(index["-index.json"])
-        }
-        if all(p.is_file() for p in paths.values()):
-            return paths
-    files = export_files(model_source() if source is None else source)
-    contents = {suffix(p): blob for p, blob in files.items()}
-    contents["-index.json"] = json.dumps(sorted(files)).encode("utf-8")
-    cache.store(CACHE_NAME, key, contents)
-    return {p: cache.path(CACHE_NAME, key, suffix(p)) for p in files}
+    index = cache.load(CACHE_NAME, key, ("-index.json",))  # the site paths, sorted
+    names: list[str] = json.loads(index["-index.json"]) if index else []
+    if not names or not all(cache.path(CACHE_NAME, key, suffix(p)).is_file() for p in names):
+        files = export_files(model_source() if source is None else source)
+        names = sorted(files)
+        contents = {suffix(p): blob for p, blob in files.items()}
+        cache.store(CACHE_NAME, key, {**contents, "-index.json": json.dumps(names).encode()})
+    return {p: cache.path(CACHE_NAME, key, suffix(p)) for p in names}

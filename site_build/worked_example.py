@@ -22,8 +22,6 @@ KEYS = [[2, 0], [0, 2]]
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import runpy
 from collections.abc import Callable
@@ -56,10 +54,10 @@ class WorkedExample:
 
 
 def read(source: Path = SOURCE) -> WorkedExample:
-    """Run ``source`` quietly (at every call, so that an edit shows) and return its ``q``,
-    ``K`` and ``V``; ``ValueError`` naming a missing one or shapes that do not agree."""
-    with contextlib.redirect_stdout(io.StringIO()):  # imported, it prints nothing anyway
-        ran = runpy.run_path(str(source), run_name="worked_example_inputs")
+    """Run ``source`` (at every call, so that an edit shows; imported, it prints nothing) and
+    return its ``q``, ``K`` and ``V``; ``ValueError`` naming a missing one or shapes that do
+    not agree."""
+    ran = runpy.run_path(str(source), run_name="worked_example_inputs")
     missing = [name for name in ("q", "K", "V") if name not in ran]
     if missing:
         raise ValueError(f"{source.name} defines no {', '.join(missing)}: the inputs are q, K, V")
