@@ -79,8 +79,7 @@ def installed_weights_sha256() -> str:
     """
     for f in importlib.metadata.files(MODEL_PACKAGE) or []:
         if f.name == "model.safetensors" and f.hash is not None and f.hash.mode == "sha256":
-            raw = base64.urlsafe_b64decode(f.hash.value + "=" * (-len(f.hash.value) % 4))
-            return raw.hex()
+            return base64.urlsafe_b64decode(f.hash.value + "=" * (-len(f.hash.value) % 4)).hex()
     raise FileNotFoundError(f"{MODEL_PACKAGE}'s RECORD lists no sha256 of model.safetensors")
 
 

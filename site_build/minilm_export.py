@@ -19,7 +19,6 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +64,7 @@ EMBEDDING_ARRAYS = (
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class ModelSource:
     """What the export reads: arrays by name, config, ``tokenizer.json``, weights' hash."""
 

@@ -1,9 +1,6 @@
-"""The widgets' data: the query explorer's, lesson 4's training widget's and lesson 5's
-generation widget's.
-
-The explorer's inputs are read from ``snippets/worked_example.py`` at every build and its
-steps computed by :mod:`attention_ref`: the widget types no number of the lesson itself.
-The other two copy records committed in ``data/``.
+"""The data of the query explorer (the worked example, read at every build, its steps
+computed by :mod:`attention_ref`), lesson 4's training widget and lesson 5's generation
+widget (both copy records committed in ``data/``).
 
 Examples
 --------
@@ -95,8 +92,7 @@ def challenge_data(example: WorkedExample) -> dict[str, Any]:
     [0.446, 0.108, 0.446]
     """
     base, keys, values = as_floats(example)
-    # Each component at the end of its range that raises the target key's score more
-    # than the others': the sign of (k_target - mean of the other keys).
+    # Each component at the end of its range given by the sign of (k_target - mean of the others).
     others = np.delete(keys, NEAR_VALUE, axis=0).mean(axis=0)
     corner = np.where(keys[NEAR_VALUE] - others >= 0, HIGH, LOW)
     closest_out = attention_ref.scaled_dot_product_attention(corner, keys, values)
@@ -227,10 +223,9 @@ DEFAULT_PROMPT = "planetspl"
 
 
 def generate_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The generation widget's data from a weights record (by default lesson 4's): the
-    weights as ``make train`` wrote them, so that the widget and
-    :func:`attention_ref.induction.forward` compute with the same numbers; ``ValueError``
-    when the record lacks a weight of the model or has one more.
+    """The generation widget's data from a weights record (by default lesson 4's), as ``make
+    train`` wrote them, so that the widget and :func:`attention_ref.induction.forward` compute
+    with the same numbers; ``ValueError`` when the record lacks a weight or has one more.
 
     Examples
     --------
