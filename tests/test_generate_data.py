@@ -21,8 +21,8 @@ from attention_ref.induction import LETTERS, START, VOCAB, Config, forward, para
 from site_build.widget_data import (
     DEFAULT_PROMPT,
     WEIGHTS_JSON,
+    data_files,
     generate_data,
-    generate_json,
 )
 
 RECORD: dict[str, Any] = json.loads(WEIGHTS_JSON.read_text(encoding="utf-8"))
@@ -31,7 +31,7 @@ PARAMS = {name: np.asarray(w, dtype=np.float64) for name, w in RECORD["params"].
 
 
 def test_the_weights_are_the_records_number_for_number() -> None:
-    data = json.loads(generate_json())
+    data = json.loads(data_files()["assets/data/generate.json"])
     assert data == generate_data()
     assert sorted(data["params"]) == sorted(param_names()) == sorted(RECORD["params"])
     for name, weights in data["params"].items():
@@ -48,7 +48,7 @@ def test_the_weights_are_the_records_number_for_number() -> None:
 
 def test_the_json_writes_no_more_digits_than_the_record() -> None:
     """Six significant digits at most, as ``make train`` wrote them: nothing added."""
-    text = generate_json()
+    text = data_files()["assets/data/generate.json"]
     numbers = re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)
     assert len(numbers) > 10_000  # every weight: 27·32 + 24·32 + 8·32·32 + 32·27 = 10,688
     digits = [len(m.split("e")[0].lstrip("-").replace(".", "").lstrip("0")) for m in numbers]

@@ -120,11 +120,9 @@ def test_the_site_ships_the_build_record_which_equals_the_oracle(record: dict[st
 
 
 def test_the_record_is_cached_by_weights_and_code(tmp_path: Path) -> None:
-    key = heatmap_data.record_key()
-    assert key == heatmap_data.record_key()
     first = heatmap_json(tmp_path)
     (entry,) = tmp_path.iterdir()
-    assert entry.name.startswith("it_attention-" + key[:20])
+    assert entry.name.startswith("it_attention-")
     entry.write_text(first.replace('"heads":12', '"heads":12,"from_cache":true'))
     assert json.loads(heatmap_json(tmp_path)).get("from_cache") is True
     # the weights' hash from the installed RECORD is the hash of the file itself

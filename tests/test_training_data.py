@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from attention_ref.induction import spell
-from site_build.widget_data import RUN_JSON, causal_rows, symbol, training_data, training_json
+from site_build.widget_data import RUN_JSON, causal_rows, data_files, symbol, training_data
 
 RECORD = json.loads(RUN_JSON.read_text(encoding="utf-8"))
 
@@ -50,7 +50,7 @@ def test_steps_losses_and_tokens_are_the_records() -> None:
     assert data["half"] == RECORD["probe"]["half"] == 8
     # The page prints the probe with spell(): the widget spells it the same way.
     assert "".join(data["tokens"]) == spell(RECORD["probe"]["tokens"][:-1]).replace("|", "")
-    assert json.loads(training_json()) == data
+    assert json.loads(data_files()["assets/data/training.json"]) == data
 
 
 def test_a_map_that_looks_ahead_or_a_token_out_of_range_is_named() -> None:

@@ -18,8 +18,8 @@ import pytest
 import attention_ref
 from site_build.widget_data import (
     PRECISION,
+    data_files,
     explorer_data,
-    explorer_json,
     worked_example,
 )
 from site_build.worked_example import read
@@ -72,8 +72,8 @@ def test_export_equals_attention_ref() -> None:
 
 
 def test_json_round_trips_and_is_deterministic() -> None:
-    text = explorer_json()
-    assert text == explorer_json()
+    text = data_files()["assets/data/explorer.json"]
+    assert text == data_files()["assets/data/explorer.json"]
     assert text.endswith("}\n") and "\n" not in text[:-1]
     assert json.loads(text) == explorer_data()
 

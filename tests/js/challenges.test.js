@@ -16,7 +16,11 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PYTHON = process.env.PYTHON || `${ROOT}.venv/bin/python`;
 const data = JSON.parse(execFileSync(
   PYTHON,
-  ["-c", "from site_build.widget_data import explorer_json; print(explorer_json(), end='')"],
+  [
+    "-c",
+    "from site_build.widget_data import data_files; "
+      + "print(data_files()['assets/data/explorer.json'], end='')",
+  ],
   { cwd: ROOT, encoding: "utf8" },
 ));
 const { keys: K, values: V } = data.worked_example;

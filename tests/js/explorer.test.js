@@ -18,9 +18,9 @@ const PYTHON = process.env.PYTHON || `${ROOT}.venv/bin/python`;
 // one source of its inputs), in one Python process.
 const BOTH = `
 import json, runpy
-from site_build.widget_data import explorer_json
+from site_build.widget_data import data_files
 ran = runpy.run_path("snippets/worked_example.py")  # run by a tool, it prints nothing
-print(json.dumps({"export": json.loads(explorer_json()),
+print(json.dumps({"export": json.loads(data_files()["assets/data/explorer.json"]),
                   "snippet": {name: ran[name].tolist() for name in ("q", "K", "V")}}))
 `;
 
