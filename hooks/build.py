@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
@@ -27,11 +27,10 @@ from mkdocs.utils import get_relative_url
 from site_build import notebook, output_source
 from site_build.cache import ContentCache
 from site_build.editor_bundle import build_bundle
-from site_build.fast_rebuild import DirtyRebuild, with_template_cache
+from site_build.fast_rebuild import LIVE_PACKAGES, DirtyRebuild, fresh_import, with_template_cache
 from site_build.heads_figure import HEAD_ROLES_JSON_PATH, head_roles_json
 from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
 from site_build.katex_render import KatexError, PageMath
-from site_build.mkdocs_files import LIVE_PACKAGES, Made, fresh_import, put_generated
 from site_build.notebook import JUPYTER_CSS_MARK, slim_page
 from site_build.page import SourceError
 from site_build.practice import site_files
@@ -47,6 +46,8 @@ PRACTICE = ROOT / "snippets" / "practice"
 EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
 MINILM = ContentCache(CACHE / "minilm")  # the real model for the browser, loaded on request
 log = logging.getLogger("mkdocs.hooks.build")
+#: Generated files by site path: each one's content, or the ``Path`` of a file to copy.
+Made = Mapping[str, str | bytes | Path]
 
 
 @dataclass
@@ -258,6 +259,19 @@ def _practice() -> Made:
 
 
 # --- Helpers --------------------------------------------------------------------------------
+
+
+def put_generated(files: Files, config: MkDocsConfig, made: Made) -> None:
+    """Add generated files to the build, each replacing any file already at its path;
+    nothing is written into docs/."""
+    for path, item in made.items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            files.remove(existing)
+        if isinstance(item, Path):
+            files.append(File.generated(config, path, abs_src_path=str(item)))
+        else:
+            files.append(File.generated(config, path, content=item))
 
 
 def _is_notebook_source(file: File) -> bool:
