@@ -25,8 +25,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from site_build import notebook, output_source
+from site_build.bundles import BUNDLE, SOURCES, bundle, editor_bundle, sources
 from site_build.cache import ContentCache
-from site_build.editor_bundle import build_bundle
 from site_build.fast_rebuild import LIVE_PACKAGES, DirtyRebuild, fresh_import, with_template_cache
 from site_build.heads_figure import HEAD_ROLES_JSON_PATH, head_roles_json
 from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
@@ -35,7 +35,6 @@ from site_build.notebook import JUPYTER_CSS_MARK, slim_page
 from site_build.page import SourceError
 from site_build.practice import site_files
 from site_build.search_exclude import mark
-from site_build.stylesheets import BUNDLE, SOURCES, bundle, sources
 from site_build.tables import wrap_tables
 from site_build.vendor import plan_copies
 
@@ -209,7 +208,7 @@ def _wheel_and_notebook_copies(files: Files, config: MkDocsConfig) -> Made:
 
 
 def _stylesheets(files: Files, docs: Path) -> Made:
-    """The site's own stylesheets as one minified file (``site_build/stylesheets.py``)."""
+    """The site's own stylesheets as one minified file (``site_build/bundles.py``)."""
     for name in SOURCES:
         source = files.get_file_from_path(name)
         if source is not None:
@@ -254,7 +253,7 @@ def _practice() -> Made:
     pyodide = ROOT / "node_modules" / "pyodide"
     inputs = [PRACTICE, ROOT / "snippets" / "worked_example.py", pyodide / "package.json"]
     made = _build.rebuild.reuse("practice", inputs, lambda: site_files(PRACTICE, pyodide))
-    editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
+    editor = editor_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
     return {**made, "javascripts/practice/editor.bundle.js": editor}
 
 
