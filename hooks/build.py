@@ -1,9 +1,9 @@
 """The site's build: MkDocs' events, in the order MkDocs runs them, and the steps of each.
 
 The steps are the tested code of ``site_build/``. What lasts between events (and between
-the builds of ``mkdocs serve``) is held by ONE object, :class:`Build`, made at
-``on_startup``. A step that must run before or after another plugin's has a priority of
-its own (:class:`~mkdocs.plugins.CombinedEvent`). Nothing is written into ``docs/``.
+the builds of ``mkdocs serve``) is held by ONE :class:`Build`, made at ``on_startup``. A
+step that must run before or after another plugin's has a priority of its own
+(:class:`~mkdocs.plugins.CombinedEvent`). Nothing is written into ``docs/``.
 """
 
 from __future__ import annotations
@@ -161,15 +161,14 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in images.items():
             (folder / name).write_bytes(data)
+    src = page.file.src_uri
     try:
-        output = _build.math.put(output, page.file.src_uri, lambda p: get_relative_url(p, page.url))
-    except KatexError as error:
-        raise PluginError(str(error)) from None
-    lines = output_source.notebook_lines(*_page_source(page, config))  # under each code cell
-    try:
+        output = _build.math.put(output, src, lambda p: get_relative_url(p, page.url))
+        lines = output_source.notebook_lines(*_page_source(page, config))  # under each code cell
         return output if lines is None else output_source.insert_cell_lines(output, lines)
-    except SourceError as error:
-        raise PluginError(f"{page.file.src_uri}: {error}") from None
+    except (KatexError, SourceError) as error:
+        message = str(error) if isinstance(error, KatexError) else f"{src}: {error}"
+        raise PluginError(message) from None
 
 
 @event_priority(-100)  # after the search plugin wrote its index
@@ -283,8 +282,5 @@ def _page_source(page: Page, config: MkDocsConfig) -> tuple[Path, str, str]:
     (as a contributor finds it), the address of the repository's files."""
     root = Path(config.config_file_path).resolve().parent
     name = (Path(config.docs_dir).resolve().relative_to(root) / page.file.src_uri).as_posix()
-    return (
-        ROOT,
-        name,
-        output_source.blob_url(str(config.repo_url or ""), str(config.edit_uri or "")),
-    )
+    url = output_source.blob_url(str(config.repo_url or ""), str(config.edit_uri or ""))
+    return ROOT, name, url
