@@ -33,6 +33,7 @@ from site_build.page import included_files
 
 #: The start of the warning MkDocs logs at every dirty build.
 DIRTY_WARNING = "A 'dirty' build is being performed"
+SEARCH_INDEX = Path("search", "search_index.json")  # in the site folder
 
 T = TypeVar("T")
 log = logging.getLogger("mkdocs.hooks.fast_rebuild")
@@ -87,11 +88,10 @@ def sources_signature(packages: Iterable[str] = LIVE_PACKAGES) -> tuple[tuple[st
 def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> ModuleType:
     """Import ``module`` anew, with all of ``packages``, if one of their sources changed.
 
-    ``mkdocs serve`` keeps one interpreter: without this, an edit to ``attention_ref``
-    would not reach the figures until a restart. Each loaded module of ``packages`` is
-    stamped with the :func:`sources_signature` it was seen with (one loaded by a plain
-    ``import`` since carries none and is kept); when a stamp is outdated, all of them are
-    dropped, and the bytecode of each changed source removed.
+    ``mkdocs serve`` keeps one interpreter. Each loaded module of ``packages`` is stamped
+    with the :func:`sources_signature` it was seen with (one loaded by a plain ``import``
+    since carries none and is kept); when a stamp is outdated, all of them are dropped,
+    and the bytecode of each changed source removed.
 
     Examples
     --------
@@ -203,11 +203,8 @@ def _not_dirty_warning(record: logging.LogRecord) -> bool:
 
 
 def quiet_dirty_warning(logger: logging.Logger | None = None) -> None:
-    """Drop MkDocs' warning at each dirty build, fatal under ``--strict`` (idempotent).
-
-    The warning is that the navigation may be stale: its titles come from ``mkdocs.yml``,
-    a change to which rebuilds every page.
-    """
+    """Drop MkDocs' warning at each dirty build, fatal under ``--strict`` (idempotent): that
+    the navigation may be stale (its titles come from ``mkdocs.yml``, which rebuilds all)."""
     (logger or logging.getLogger("mkdocs.commands.build")).addFilter(_not_dirty_warning)
 
 
@@ -224,14 +221,13 @@ def with_template_cache(env: jinja2.Environment, cache_dir: Path) -> jinja2.Envi
 class DirtyRebuild:
     """What ``mkdocs serve``'s builds, one after another in one process, keep.
 
-    ``made_from``: for each site folder, each source's digest when its file was built.
     Called from MkDocs' events: :meth:`start` (``on_pre_build``), :meth:`judge`
     (``on_files``, last), :meth:`rendered` (``on_pre_page``), :meth:`finish`
     (``on_post_build``, after the search plugin). A full build changes nothing here.
     The fields after ``kept`` are one build's notes, reset by :meth:`start`.
     """
 
-    made_from: dict[str, dict[str, str]] = field(default_factory=dict)
+    made_from: dict[str, dict[str, str]] = field(default_factory=dict)  # site_dir -> digests built
     kept: dict[str, tuple[object, Any]] = field(default_factory=dict)  # see reuse()
     index: dict[str, Any] | None = None  # the search index before this build
     digests: dict[str, str] = field(default_factory=dict)  # src_uri -> inputs' digest
@@ -241,10 +237,6 @@ class DirtyRebuild:
 
     def __post_init__(self) -> None:
         quiet_dirty_warning()
-
-    @staticmethod
-    def _index_path(config: MkDocsConfig) -> Path:
-        return Path(config.site_dir) / "search" / "search_index.json"
 
     @staticmethod
     def _shared(config: MkDocsConfig, root: Path, pages: list[str]) -> str:
@@ -259,7 +251,7 @@ class DirtyRebuild:
         return content_key(meta=[files_signature(files, root=root), pages])
 
     def start(self, config: MkDocsConfig) -> None:
-        path = self._index_path(config)
+        path = Path(config.site_dir) / SEARCH_INDEX
         self.index = json.loads(path.read_text("utf-8")) if path.is_file() else None
         self.digests, self.outputs, self.pages, self.urls = {}, {}, [], {}
 
@@ -325,7 +317,7 @@ class DirtyRebuild:
         }
         if set(self.urls) >= set(self.pages):
             return  # a full build: the search plugin's index is whole
-        path = self._index_path(config)
+        path = Path(config.site_dir) / SEARCH_INDEX
         current = json.loads(path.read_text("utf-8"))
         merged = merge_search_index(self.index, current, self.urls.values())
         path.write_text(json.dumps(merged, separators=(",", ":")), encoding="utf-8")
