@@ -1,16 +1,16 @@
 """The site's build: MkDocs' events, in the order MkDocs runs them, and the steps of each.
 
 The steps are the tested code of ``site_build/``. What lasts between events (and between
-the builds of ``mkdocs serve``) is held by ONE object, :class:`Build`, made at
-``on_startup``. A step that must run before or after another plugin's has a priority of
-its own (:class:`~mkdocs.plugins.CombinedEvent`). Nothing is written into ``docs/``.
+the builds of ``mkdocs serve``) is held by ONE :class:`Build`, made at ``on_startup``. A
+step that must run before or after another plugin's has a priority of its own
+(:class:`~mkdocs.plugins.CombinedEvent`). Nothing is written into ``docs/``.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
@@ -25,13 +25,12 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from site_build import notebook
+from site_build.bundles import BUNDLE, SOURCES, bundle, editor_bundle, sources
 from site_build.cache import ContentCache
-from site_build.editor_bundle import build_bundle
-from site_build.fast_rebuild import DirtyRebuild, with_template_cache
+from site_build.fast_rebuild import LIVE_PACKAGES, DirtyRebuild, fresh_import, with_template_cache
 from site_build.heads_figure import HEAD_ROLES_JSON_PATH, head_roles_json
 from site_build.heatmap_data import HEATMAP_JSON_PATH, heatmap_json, installed_weights_sha256
 from site_build.katex_render import KatexError, PageMath
-from site_build.mkdocs_files import LIVE_PACKAGES, Made, fresh_import, put_generated
 from site_build.notebook import JUPYTER_CSS_MARK, slim_page
 from site_build.page import (
     SourceError,
@@ -43,7 +42,6 @@ from site_build.page import (
 )
 from site_build.practice import site_files
 from site_build.search_exclude import mark
-from site_build.stylesheets import BUNDLE, SOURCES, bundle, sources
 from site_build.tables import wrap_tables
 from site_build.vendor import plan_copies
 
@@ -54,6 +52,8 @@ PRACTICE = ROOT / "snippets" / "practice"
 EDITOR_ENTRY = ROOT / "site_build" / "editor_entry.js"
 MINILM = ContentCache(CACHE / "minilm")  # the real model for the browser, loaded on request
 log = logging.getLogger("mkdocs.hooks.build")
+#: Generated files by site path: each one's content, or the ``Path`` of a file to copy.
+Made = Mapping[str, str | bytes | Path]
 
 
 @dataclass
@@ -164,15 +164,14 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in images.items():
             (folder / name).write_bytes(data)
+    src = page.file.src_uri
     try:
-        output = _build.math.put(output, page.file.src_uri, lambda p: get_relative_url(p, page.url))
-    except KatexError as error:
-        raise PluginError(str(error)) from None
-    lines = notebook_lines(*_page_source(page, config))  # under each code cell
-    try:
+        output = _build.math.put(output, src, lambda p: get_relative_url(p, page.url))
+        lines = notebook_lines(*_page_source(page, config))  # under each code cell
         return output if lines is None else insert_cell_lines(output, lines)
-    except SourceError as error:
-        raise PluginError(f"{page.file.src_uri}: {error}") from None
+    except (KatexError, SourceError) as error:
+        message = str(error) if isinstance(error, KatexError) else f"{src}: {error}"
+        raise PluginError(message) from None
 
 
 @event_priority(-100)  # after the search plugin wrote its index
@@ -211,7 +210,7 @@ def _wheel_and_notebook_copies(files: Files, config: MkDocsConfig) -> Made:
 
 
 def _stylesheets(files: Files, docs: Path) -> Made:
-    """The site's own stylesheets as one minified file (``site_build/stylesheets.py``)."""
+    """The site's own stylesheets as one minified file (``site_build/bundles.py``)."""
     for name in SOURCES:
         source = files.get_file_from_path(name)
         if source is not None:
@@ -256,11 +255,24 @@ def _practice() -> Made:
     pyodide = ROOT / "node_modules" / "pyodide"
     inputs = [PRACTICE, ROOT / "snippets" / "worked_example.py", pyodide / "package.json"]
     made = _build.rebuild.reuse("practice", inputs, lambda: site_files(PRACTICE, pyodide))
-    editor = build_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
+    editor = editor_bundle(EDITOR_ENTRY, ROOT, CACHE / "editor")
     return {**made, "javascripts/practice/editor.bundle.js": editor}
 
 
 # --- Helpers --------------------------------------------------------------------------------
+
+
+def put_generated(files: Files, config: MkDocsConfig, made: Made) -> None:
+    """Add generated files to the build, each replacing any file already at its path;
+    nothing is written into docs/."""
+    for path, item in made.items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            files.remove(existing)
+        if isinstance(item, Path):
+            files.append(File.generated(config, path, abs_src_path=str(item)))
+        else:
+            files.append(File.generated(config, path, content=item))
 
 
 def _is_notebook_source(file: File) -> bool:

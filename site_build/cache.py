@@ -33,6 +33,8 @@ from pathlib import Path
 
 #: How many hex digits of the SHA-256 name an entry (80 bits: no collision in practice).
 KEY_CHARS = 20
+#: What gives an entry's files by suffix, on a miss.
+Make = Callable[[], Mapping[str, bytes]]
 
 
 def content_key(
@@ -99,13 +101,7 @@ class ContentCache:
             tmp.replace(path)
         self.prune(name, keep=[self.path(name, key, suffix) for suffix in contents])
 
-    def get(
-        self,
-        name: str,
-        key: str,
-        suffixes: Sequence[str],
-        make: Callable[[], Mapping[str, bytes]],
-    ) -> dict[str, bytes]:
+    def get(self, name: str, key: str, suffixes: Sequence[str], make: Make) -> dict[str, bytes]:
         """The entry's files by suffix; on a miss ``make()`` gives them and they are stored."""
         found = self.load(name, key, suffixes)
         if found is None:
@@ -132,10 +128,7 @@ class ContentCache:
 
     def prune(self, name: str, keep: Iterable[Path]) -> None:
         """Remove every file or folder of the entries named ``name`` but ``keep``."""
-        kept = set(keep)
-        for path in self.entries(name):
-            if path in kept:
-                continue
+        for path in set(self.entries(name)).difference(keep):
             if path.is_dir():
                 shutil.rmtree(path)
             else:

@@ -1,4 +1,4 @@
-// Entry of the practice editor bundle (built by site_build/editor_bundle.py with esbuild
+// Entry of the practice editor bundle (built by site_build/bundles.py with esbuild
 // from the npm CodeMirror 6 packages; never shipped as is). A lean set-up: line numbers,
 // wrapped lines (no sideways scrolling on a phone), Python highlighting in Material's code colours (light and dark), history, bracket
 // matching, auto-indent, Tab to indent. Tab focus mode is CodeMirror's own: press

@@ -1,20 +1,26 @@
-"""``make serve`` (``mkdocs serve --dirty``) renders again only what changed, judged by content.
+"""What ``make serve`` (``mkdocs serve --dirty``) needs to be quick and right.
 
 MkDocs' dirty build compares file times, which cannot tell whether the built site matches
 the sources (a ``git checkout`` landing mid-build, an include it never looks at). Here
 :class:`DirtyRebuild` keeps each built file's inputs digest and removes the built file
 whose inputs changed, so MkDocs makes it again; it then merges the rebuilt pages into the
 previous search index, and keeps hooks' results while their inputs are unchanged.
-:func:`with_template_cache` keeps the theme's compiled templates between builds.
+:func:`with_template_cache` keeps the theme's compiled templates between builds;
+:func:`fresh_import` brings source edits into the generated files.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import importlib.util
 import json
 import logging
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
 
 import jinja2
@@ -23,14 +29,97 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from site_build.cache import content_key
-from site_build.mkdocs_files import LIVE_PACKAGES, files_signature, sources_signature
 from site_build.page import included_files
 
 #: The start of the warning MkDocs logs at every dirty build.
 DIRTY_WARNING = "A 'dirty' build is being performed"
+SEARCH_INDEX = Path("search", "search_index.json")  # in the site folder
 
 T = TypeVar("T")
 log = logging.getLogger("mkdocs.hooks.fast_rebuild")
+
+# The packages whose edits must reach the generated files while `mkdocs serve` runs.
+LIVE_PACKAGES = ("attention_ref", "site_build")
+
+
+def files_signature(
+    inputs: Iterable[Path], pattern: str = "*", root: Path | None = None
+) -> tuple[tuple[str, str], ...]:
+    """``(path, digest of its bytes)`` of every file of ``inputs`` matching ``pattern``, in order.
+
+    A folder counts as its files (sorted, no ``__pycache__``), a missing file as
+    ``"missing"``; a path below ``root`` is named relative to it, so two copies of the
+    project agree. File times are not looked at: a checkout can put back any time.
+
+    Examples
+    --------
+    >>> files_signature([Path("no/such/file")], root=Path("no"))
+    (('such/file', 'missing'),)
+    """
+    entries = []
+    for item in inputs:
+        for path in sorted(item.rglob(pattern)) if item.is_dir() else [item]:
+            if path.is_dir() or "__pycache__" in path.parts:
+                continue
+            shown = path.relative_to(root) if root and path.is_relative_to(root) else path
+            try:
+                digest = hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+            except OSError:
+                digest = "missing"
+            entries.append((shown.as_posix(), digest))
+    return tuple(entries)
+
+
+def sources_signature(packages: Iterable[str] = LIVE_PACKAGES) -> tuple[tuple[str, str], ...]:
+    """:func:`files_signature` of every ``.py`` file of ``packages``.
+
+    Examples
+    --------
+    >>> sources_signature(["site_build"]) == sources_signature(["site_build"])
+    True
+    """
+    folders = []
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        folders += [Path(f) for f in (spec.submodule_search_locations or [])] if spec else []
+    return files_signature(folders, "*.py")
+
+
+def fresh_import(module: str, packages: Iterable[str] = LIVE_PACKAGES) -> ModuleType:
+    """Import ``module`` anew, with all of ``packages``, if one of their sources changed.
+
+    ``mkdocs serve`` keeps one interpreter. Each loaded module of ``packages`` is stamped
+    with the :func:`sources_signature` it was seen with (one loaded by a plain ``import``
+    since carries none and is kept); when a stamp is outdated, all of them are dropped,
+    and the bytecode of each changed source removed.
+
+    Examples
+    --------
+    >>> fresh_import("site_build.vendor").__name__
+    'site_build.vendor'
+    >>> fresh_import("site_build.vendor") is fresh_import("site_build.vendor")
+    True
+    """
+    roots = tuple(packages)
+    signature = sources_signature(roots)
+
+    def live() -> list[ModuleType]:
+        return [m for n, m in list(sys.modules.items()) if n.split(".")[0] in roots]
+
+    stamps = {getattr(m, "__live_sources__", None) for m in live()}
+    outdated = [stamp for stamp in stamps if stamp not in (None, signature)]
+    if outdated:  # loaded from sources that have changed since
+        for name in [n for n in sys.modules if n.split(".")[0] in roots]:
+            del sys.modules[name]
+        # Python trusts bytecode by the source's time (in seconds) and size: a checkout in
+        # the same second could load old code.
+        for path, digest in signature:
+            if any(dict(stamp).get(path) != digest for stamp in outdated):
+                Path(importlib.util.cache_from_source(path)).unlink(missing_ok=True)
+    wanted = importlib.import_module(module)
+    for loaded in live():
+        loaded.__live_sources__ = signature  # type: ignore[attr-defined]
+    return wanted
 
 
 def page_inputs(source: Path, root: Path) -> list[Path]:
@@ -114,11 +203,8 @@ def _not_dirty_warning(record: logging.LogRecord) -> bool:
 
 
 def quiet_dirty_warning(logger: logging.Logger | None = None) -> None:
-    """Drop MkDocs' warning at each dirty build, fatal under ``--strict`` (idempotent).
-
-    The warning is that the navigation may be stale: its titles come from ``mkdocs.yml``,
-    a change to which rebuilds every page.
-    """
+    """Drop MkDocs' warning at each dirty build, fatal under ``--strict`` (idempotent): that
+    the navigation may be stale (its titles come from ``mkdocs.yml``, which rebuilds all)."""
     (logger or logging.getLogger("mkdocs.commands.build")).addFilter(_not_dirty_warning)
 
 
@@ -132,36 +218,25 @@ def with_template_cache(env: jinja2.Environment, cache_dir: Path) -> jinja2.Envi
 
 
 @dataclass
-class _Build:
-    """What one build noted: the previous index, each source's digest, the pages rendered."""
-
-    index: dict[str, Any] | None = None
-    digests: dict[str, str] = field(default_factory=dict)  # src_uri -> inputs' digest
-    outputs: dict[str, Path] = field(default_factory=dict)  # src_uri -> built file
-    pages: list[str] = field(default_factory=list)  # every page's src_uri
-    rendered: dict[str, str] = field(default_factory=dict)  # src_uri -> URL, rendered now
-
-
-@dataclass
 class DirtyRebuild:
     """What ``mkdocs serve``'s builds, one after another in one process, keep.
 
-    ``made_from``: for each site folder, each source's digest when its file was built.
     Called from MkDocs' events: :meth:`start` (``on_pre_build``), :meth:`judge`
     (``on_files``, last), :meth:`rendered` (``on_pre_page``), :meth:`finish`
     (``on_post_build``, after the search plugin). A full build changes nothing here.
+    The fields after ``kept`` are one build's notes, reset by :meth:`start`.
     """
 
-    made_from: dict[str, dict[str, str]] = field(default_factory=dict)
-    build: _Build = field(default_factory=_Build)
+    made_from: dict[str, dict[str, str]] = field(default_factory=dict)  # site_dir -> digests built
     kept: dict[str, tuple[object, Any]] = field(default_factory=dict)  # see reuse()
+    index: dict[str, Any] | None = None  # the search index before this build
+    digests: dict[str, str] = field(default_factory=dict)  # src_uri -> inputs' digest
+    outputs: dict[str, Path] = field(default_factory=dict)  # src_uri -> built file
+    pages: list[str] = field(default_factory=list)  # every page's src_uri
+    urls: dict[str, str] = field(default_factory=dict)  # src_uri -> URL, rendered now
 
     def __post_init__(self) -> None:
         quiet_dirty_warning()
-
-    @staticmethod
-    def _index_path(config: MkDocsConfig) -> Path:
-        return Path(config.site_dir) / "search" / "search_index.json"
 
     @staticmethod
     def _shared(config: MkDocsConfig, root: Path, pages: list[str]) -> str:
@@ -176,11 +251,11 @@ class DirtyRebuild:
         return content_key(meta=[files_signature(files, root=root), pages])
 
     def start(self, config: MkDocsConfig) -> None:
-        path = self._index_path(config)
-        self.build = _Build(index=json.loads(path.read_text("utf-8")) if path.is_file() else None)
+        path = Path(config.site_dir) / SEARCH_INDEX
+        self.index = json.loads(path.read_text("utf-8")) if path.is_file() else None
+        self.digests, self.outputs, self.pages, self.urls = {}, {}, [], {}
 
     def judge(self, files: Files, config: MkDocsConfig) -> Files:
-        build = self.build
         root = Path(config.config_file_path).parent  # where includes are found from
         docs = Path(config.docs_dir)
         sources: dict[str, list[Path]] = {}
@@ -189,7 +264,7 @@ class DirtyRebuild:
                 continue  # made from content (always written), or not built (partials)
             source = Path(f.abs_src_path)
             if f.is_documentation_page():  # from docs/ or a copy the build made (in .cache/)
-                build.pages.append(f.src_uri)
+                self.pages.append(f.src_uri)
                 sources[f.src_uri] = page_inputs(source, root)
                 if source.suffix != ".md":  # a notebook: executed with attention_ref
                     sources[f.src_uri] += sorted((root / "attention_ref").glob("*.py"))
@@ -197,12 +272,12 @@ class DirtyRebuild:
                 sources[f.src_uri] = [source]
             else:
                 continue
-            build.outputs[f.src_uri] = Path(f.abs_dest_path)
-        shared = self._shared(config, root, build.pages)
+            self.outputs[f.src_uri] = Path(f.abs_dest_path)
+        shared = self._shared(config, root, self.pages)
         made_from = self.made_from.get(config.site_dir, {})
-        build.digests, todo = stale(sources, made_from, root, shared)
+        self.digests, todo = stale(sources, made_from, root, shared)
         for src in todo:
-            build.outputs[src].unlink(missing_ok=True)  # MkDocs makes a missing output again
+            self.outputs[src].unlink(missing_ok=True)  # MkDocs makes a missing output again
         return files
 
     def reuse(self, name: str, inputs: Iterable[Path], make: Callable[[], T], key: str = "") -> T:
@@ -232,24 +307,23 @@ class DirtyRebuild:
         return result
 
     def rendered(self, page: Page) -> None:
-        self.build.rendered[page.file.src_uri] = page.url
+        self.urls[page.file.src_uri] = page.url
 
     def finish(self, config: MkDocsConfig) -> None:
-        build = self.build
         # Every built file that exists now was made from its sources as they were when they
         # were hashed, or later: a change after the hashing shows at the next build.
         self.made_from[config.site_dir] = {
-            src: digest for src, digest in build.digests.items() if build.outputs[src].is_file()
+            src: digest for src, digest in self.digests.items() if self.outputs[src].is_file()
         }
-        if set(build.rendered) >= set(build.pages):
+        if set(self.urls) >= set(self.pages):
             return  # a full build: the search plugin's index is whole
-        path = self._index_path(config)
+        path = Path(config.site_dir) / SEARCH_INDEX
         current = json.loads(path.read_text("utf-8"))
-        merged = merge_search_index(build.index, current, build.rendered.values())
+        merged = merge_search_index(self.index, current, self.urls.values())
         path.write_text(json.dumps(merged, separators=(",", ":")), encoding="utf-8")
         log.info(
             "Rebuilt %d of %d pages (%s); the others are unchanged.",
-            len(build.rendered),
-            len(build.pages),
-            ", ".join(build.rendered) or "none",
+            len(self.urls),
+            len(self.pages),
+            ", ".join(self.urls) or "none",
         )

@@ -33,9 +33,6 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
-#: Where @huggingface/tokenizers goes (the model worker imports it from there).
-TOKENIZERS_DEST = "vendor/tokenizers"
-
 #: What the site ships from ``node_modules/``. Of KaTeX (math is typeset at build time)
 #: the CSS and fonts, in all three formats its CSS names, so that no ``url()`` can 404.
 ASSETS: tuple[Asset, ...] = (
@@ -48,22 +45,20 @@ ASSETS: tuple[Asset, ...] = (
     Asset("katex", "", ("LICENSE",), KATEX_DEST),
     # Pyodide's core for the practice section's worker (classic worker: pyodide.js).
     Asset("pyodide", "", PYODIDE_FILES, PYODIDE_DEST),
-    # The browser model's tokenizer (pure JS, no dependency), for its worker.
-    Asset("@huggingface/tokenizers", "dist", ("tokenizers.min.mjs",), TOKENIZERS_DEST),
-    Asset("@huggingface/tokenizers", "", ("LICENSE",), TOKENIZERS_DEST),
+    # The browser model's tokenizer (pure JS, no dependency), where its worker imports it.
+    Asset("@huggingface/tokenizers", "dist", ("tokenizers.min.mjs",), "vendor/tokenizers"),
+    Asset("@huggingface/tokenizers", "", ("LICENSE",), "vendor/tokenizers"),
 )
 
 
-def plan_copies(
-    node_modules: Path, assets: Iterable[Asset] | None = None
-) -> list[tuple[Path, str]]:
+def plan_copies(node_modules: Path, assets: Iterable[Asset] = ASSETS) -> list[tuple[Path, str]]:
     """``(source file, site path)`` of every file to copy (default :data:`ASSETS`), sorted.
 
     Raises ``FileNotFoundError`` naming a package not installed or a pattern that matches no
     file, ``ValueError`` if two different files would land on the same site path.
     """
     chosen: dict[str, Path] = {}
-    for asset in ASSETS if assets is None else assets:
+    for asset in assets:
         package_dir = node_modules / asset.package
         if not package_dir.is_dir():
             raise FileNotFoundError(

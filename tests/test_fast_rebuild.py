@@ -28,13 +28,13 @@ from mkdocs.config import load_config
 from site_build.fast_rebuild import (
     DIRTY_WARNING,
     DirtyRebuild,
+    files_signature,
     merge_search_index,
     page_inputs,
     quiet_dirty_warning,
     stale,
     with_template_cache,
 )
-from site_build.mkdocs_files import files_signature
 from site_build.page import included_files
 
 ROOT = Path(__file__).resolve().parents[1]

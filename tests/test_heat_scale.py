@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from site_build.bundles import bundle, sources
 from site_build.heat_scale import HEAT, HeatScale, css
-from site_build.stylesheets import bundle, sources
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,5 @@
-"""The helpers every hook shares: adding generated files and importing sources anew."""
+"""The helpers every hook shares: adding generated files (hooks/build.py) and importing
+sources anew (site_build/fast_rebuild.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 
-from site_build.mkdocs_files import fresh_import, put_generated, sources_signature
+from hooks.build import put_generated
+from site_build.fast_rebuild import fresh_import, sources_signature
 
 
 @pytest.fixture

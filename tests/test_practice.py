@@ -46,7 +46,7 @@ from attention_ref import (
     split_heads,
 )
 from attention_ref.induction import Adam
-from site_build import editor_bundle, practice, site
+from site_build import bundles, practice, site
 from site_build.worked_example import practice_text, read
 from testbed.claims import run_snippet
 
@@ -922,33 +922,33 @@ def test_lessons_are_the_models_and_step_ids_are_unique_across_them(tmp_path: Pa
 
 
 def test_cache_key_depends_on_every_input() -> None:
-    base = editor_bundle.cache_key(b"entry", b"lock")
-    assert base == editor_bundle.cache_key(b"entry", b"lock")
-    assert base != editor_bundle.cache_key(b"entry2", b"lock")
-    assert base != editor_bundle.cache_key(b"entry", b"lock2")
-    assert base != editor_bundle.cache_key(b"entry", b"lock", ("--bundle",))
+    base = bundles.editor_key(b"entry", b"lock")
+    assert base == bundles.editor_key(b"entry", b"lock")
+    assert base != bundles.editor_key(b"entry2", b"lock")
+    assert base != bundles.editor_key(b"entry", b"lock2")
+    assert base != bundles.editor_key(b"entry", b"lock", ("--bundle",))
     # Length-prefixed: moving bytes from one part to the other changes the key.
-    assert editor_bundle.cache_key(b"ab", b"c") != editor_bundle.cache_key(b"a", b"bc")
+    assert bundles.editor_key(b"ab", b"c") != bundles.editor_key(b"a", b"bc")
 
 
 def test_bundle_is_built_once_then_read_from_the_cache(tmp_path: Path) -> None:
     entry = ROOT / "site_build" / "editor_entry.js"
-    js = editor_bundle.build_bundle(entry, ROOT, tmp_path)
+    js = bundles.editor_bundle(entry, ROOT, tmp_path)
     assert "createEditor" in js and "import " not in js[:200]  # one self-contained module
     [cached] = tmp_path.glob("editor-*.js")
     cached.write_text("/* from the cache */", encoding="utf-8")
-    assert editor_bundle.build_bundle(entry, ROOT, tmp_path) == "/* from the cache */"
+    assert bundles.editor_bundle(entry, ROOT, tmp_path) == "/* from the cache */"
 
 
 def test_bundle_errors_are_clear(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="entry not found"):
-        editor_bundle.build_bundle(tmp_path / "nope.js", ROOT, tmp_path)
+        bundles.editor_bundle(tmp_path / "nope.js", ROOT, tmp_path)
     broken = tmp_path / "broken.js"
     broken.write_text("import { nothing } from 'no-such-package';\n", encoding="utf-8")
-    with pytest.raises(RuntimeError, match="esbuild failed"):
-        editor_bundle.build_bundle(broken, ROOT, tmp_path / "cache")
-    with pytest.raises(FileNotFoundError, match="esbuild not found"):
-        editor_bundle.build_bundle(broken, tmp_path, tmp_path / "cache2")
+    with pytest.raises(bundles.EsbuildError, match=r"esbuild failed on broken\.js"):
+        bundles.editor_bundle(broken, ROOT, tmp_path / "cache")
+    with pytest.raises(bundles.EsbuildError, match="esbuild not found"):
+        bundles.editor_bundle(broken, tmp_path, tmp_path / "cache2")
 
 
 # --- hints in tiers and the printed output ------------------------------------------------

@@ -193,7 +193,7 @@ def test_each_widget_is_on_the_pages_the_model_says() -> None:
 def test_every_stylesheet_is_bundled_once() -> None:
     """Every stylesheet of ``docs/`` is in the bundle once, widgets' included, but the
     notebook pages' own, which ``docs/overrides/main.html`` links on those pages only."""
-    from site_build.stylesheets import SOURCES
+    from site_build.bundles import SOURCES
 
     on_disk = {f"stylesheets/{p.name}" for p in (DOCS / "stylesheets").glob("*.css")}
     assert sorted(SOURCES) == sorted(on_disk - {"stylesheets/notebook.css"})
