@@ -101,17 +101,7 @@ MISTAKES = h.mistakes(
         # Returns the value with the largest weight instead of blending them all.
         "argmax": h.Mistake(
             "argmax",
-            (
-                (
-                    "d_v = len(values[0])\n"
-                    "    out = [0.0] * d_v\n"
-                    "    for w, v in zip(weights, values):\n"
-                    "        for i in range(d_v):\n"
-                    "            out[i] += w * v[i]\n"
-                    "    return out"
-                ),
-                ("best = weights.index(max(weights))\n    return list(values[best])"),
-            ),
+            ("return out", "return list(values[weights.index(max(weights))])"),
         ),
         # Scales the caller's value vectors in place before adding them up.
         "in_place": h.Mistake(

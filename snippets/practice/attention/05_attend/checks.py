@@ -166,20 +166,8 @@ MISTAKES = h.mistakes(
         "argmax": h.Mistake(
             "argmax",
             (
-                (
-                    "d_k = len(q)\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    weights = [e / total for e in exps]\n"
-                    "    d_v = len(values[0])\n"
-                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v)]"
-                ),
-                (
-                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
-                    "    return list(values[scores.index(max(scores))])"
-                ),
+                "return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v)]",
+                "return list(values[scores.index(max(scores))])",
             ),
         ),
         # Divides the scores by d_k instead of √d_k.
@@ -194,17 +182,8 @@ MISTAKES = h.mistakes(
         "hard_coded": h.Mistake(
             "attend-wrong",
             (
-                (
-                    "d_k = len(q)\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    weights = [e / total for e in exps]\n"
-                    "    d_v = len(values[0])\n"
-                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v)"
-                ),
-                "return [5.68, 1.55",
+                "return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v)]",
+                "return [5.68, 1.55]",
             ),
             model=False,
         ),
@@ -212,39 +191,14 @@ MISTAKES = h.mistakes(
         "keys_values": h.Mistake(
             "keys-values",
             (
-                (
-                    "total = sum(exps)\n"
-                    "    weights = [e / total for e in exps]\n"
-                    "    d_v = len(values[0])\n"
-                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v"
-                ),
-                (
-                    "weights = [e / sum(exps) for e in exps]\n"
-                    "    return [sum(w * k[i] for w, k in zip(weights, keys)) for i in range(len(keys[0])"
-                ),
+                "v[i] for w, v in zip(weights, values)) for i in range(d_v)",
+                "k[i] for w, k in zip(weights, keys)) for i in range(len(keys[0]))",
             ),
         ),
         # Right on small inputs, but exp overflows when the scores are large.
         "no_max": h.Mistake(
             "no-max",
-            (
-                (
-                    "d_k = len(q)\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    weights = [e / total for e in exps]\n"
-                    "    d_v = len(values[0])\n"
-                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v"
-                ),
-                (
-                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
-                    "    exps = [math.exp(s) for s in scores]\n"
-                    "    weights = [e / sum(exps) for e in exps]\n"
-                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(len(values[0])"
-                ),
-            ),
+            ("math.exp(s - m)", "math.exp(s)"),
             model=False,
         ),
         # Feeds the raw dot products to softmax: the √d_k scale is missing.
@@ -265,24 +219,7 @@ MISTAKES = h.mistakes(
         ),
         # Divides the scores by their sum instead of taking a softmax.
         "raw_normalised": h.Mistake(
-            "raw-normalised",
-            (
-                (
-                    "d_k = len(q)\n"
-                    "    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(d_k) for k in keys]\n"
-                    "    m = max(scores)\n"
-                    "    exps = [math.exp(s - m) for s in scores]\n"
-                    "    total = sum(exps)\n"
-                    "    weights = [e / total for e in exps]\n"
-                    "    d_v = len(values[0])\n"
-                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(d_v"
-                ),
-                (
-                    "scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]\n"
-                    "    weights = [s / sum(scores) for s in scores]\n"
-                    "    return [sum(w * v[i] for w, v in zip(weights, values)) for i in range(len(values[0])"
-                ),
-            ),
+            "raw-normalised", ("[math.exp(s - m) for s in scores]", "scores")
         ),
         # Scales twice: a scores helper that already divides by sqrt(d_k), divided again.
         # Dividing by sqrt(d_k) twice is dividing by d_k, so the divided-by-dk case catches it;
